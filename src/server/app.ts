@@ -1,0 +1,122 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyInstance } from 'fastify';
+import helmet from '@fastify/helmet';
+import compress from '@fastify/compress';
+import fastifyStatic from '@fastify/static';
+import type { Config } from './config.ts';
+import { openDatabase } from './db/connection.ts';
+import { migrateToLatest } from './db/migrate.ts';
+import type { Deps } from './deps.ts';
+import { installErrorHandling } from './http/error-handler.ts';
+import { installJsonParser } from './http/json-parser.ts';
+import type { RouteRegistry } from './http/route.ts';
+import { registerModules } from './modules/index.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    deps: Deps;
+    routeRegistry: RouteRegistry;
+  }
+}
+
+export interface BuildOptions {
+  /** Injectable clock (tests). */
+  now?: () => Date;
+}
+
+/** Secrets can sit in these path segments (invite tokens): logs show them redacted. */
+function redactUrl(url: string): string {
+  return url.replace(/(\/invites\/)[^/?]{20,}/g, '$1[redacted]');
+}
+
+/** Builds the whole service. It never listens: main.ts opens the port, tests call app.inject(). */
+export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
+  const handle = await openDatabase(config.databaseUrl);
+  await migrateToLatest(handle);
+
+  const app = Fastify({
+    logger: {
+      level: config.logLevel,
+      serializers: {
+        req: (req) => ({ method: req.method, url: redactUrl(req.url), remoteAddress: req.ip }),
+      },
+    },
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && /^[\w-]{1,64}$/.test(given) ? given : randomUUID();
+    },
+    bodyLimit: 2 * 1024 * 1024,
+    trustProxy: config.trustProxy,
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
+  });
+
+  const deps: Deps = { config, db: handle.db, dialect: handle.dialect, now: options.now ?? (() => new Date()) };
+  app.decorate('deps', deps);
+  app.decorate('routeRegistry', [] as RouteRegistry);
+  app.addHook('onClose', async () => handle.close());
+
+  installJsonParser(app);
+
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        // Mantine sets CSS variables through style attributes; scripts stay strict.
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'blob:', 'https:', 'http:'],
+        mediaSrc: ["'self'", 'blob:', 'data:'],
+        connectSrc: ["'self'", 'https:', 'http:'],
+        fontSrc: ["'self'", 'data:'],
+        objectSrc: ["'none'"],
+        frameAncestors: ["'none'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+      },
+    },
+    referrerPolicy: { policy: 'no-referrer' },
+    crossOriginEmbedderPolicy: false,
+    crossOriginResourcePolicy: { policy: 'same-site' },
+  });
+  await app.register(compress, { threshold: 1024, encodings: ['br', 'gzip'] });
+
+  app.addHook('onRequest', async (req, reply) => {
+    reply.header('X-Request-Id', req.id);
+  });
+  app.addHook('onSend', async (req, reply, payload) => {
+    if (req.url.startsWith('/v0/') && !req.url.startsWith('/v0/files/') && !reply.hasHeader('Cache-Control')) {
+      reply.header('Cache-Control', 'no-store');
+    }
+    return payload;
+  });
+
+  await registerModules(app);
+
+  let spaIndex: string | null = null;
+  if (config.webDir && fs.existsSync(path.join(config.webDir, 'index.html'))) {
+    spaIndex = fs.readFileSync(path.join(config.webDir, 'index.html'), 'utf8');
+    await app.register(fastifyStatic, {
+      root: config.webDir,
+      prefix: '/',
+      wildcard: true,
+      index: false,
+      setHeaders: (res, filePath) => {
+        res.header(
+          'Cache-Control',
+          filePath.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache',
+        );
+      },
+    });
+  }
+
+  installErrorHandling(app, (req, reply) => {
+    const accept = req.headers.accept ?? '';
+    if (!spaIndex || (req.method !== 'GET' && req.method !== 'HEAD') || req.url.startsWith('/v0')) return undefined;
+    if (!accept.includes('text/html')) return undefined;
+    return reply.code(200).header('Cache-Control', 'no-cache').type('text/html; charset=utf-8').send(spaIndex);
+  });
+
+  return app;
+}

@@ -1,0 +1,116 @@
+import type { Permission } from '../../shared/roles.ts';
+import { PERMISSIONS, roleById } from '../../shared/roles.ts';
+import type { Conn } from '../db/connection.ts';
+import { forbidden, notFound, unauthorized } from '../http/errors.ts';
+import { hashApiKey, type KeyKind } from './keys.ts';
+
+/** Who is calling, and what the key in use opens. */
+export interface Principal {
+  userId: string;
+  keyId: number;
+  keyKind: KeyKind;
+  keyPrefix: string;
+  /** Set for organization keys only. */
+  organizationId: number | null;
+  organizationName: string | null;
+  roleId: number | null;
+  roleName: string | null;
+  /** What the key may do in its own scope: everything for a personal key, the role's for an org key. */
+  permissions: ReadonlySet<Permission>;
+}
+
+const ALL = new Set<Permission>(PERMISSIONS);
+
+const BEARER = /^Bearer ([A-Za-z0-9_\-]{10,200})$/;
+
+/** Resolves the Authorization header to a principal, or throws the 401 semantics.md §1 names. */
+export async function authenticate(db: Conn, header: string | undefined): Promise<Principal> {
+  const match = header ? BEARER.exec(header.trim()) : null;
+  if (!match) throw unauthorized('Not authenticated');
+  const row = await db
+    .selectFrom('api_keys as k')
+    .leftJoin('memberships as m', 'm.id', 'k.membership_id')
+    .leftJoin('organizations as o', 'o.id', 'k.organization_id')
+    .select([
+      'k.id as key_id',
+      'k.kind',
+      'k.prefix',
+      'k.user_id',
+      'k.organization_id',
+      'k.revoked_at',
+      'm.role_id',
+      'o.name as organization_name',
+    ])
+    .where('k.key_hash', '=', hashApiKey(match[1]))
+    .executeTakeFirst();
+  if (!row || row.revoked_at !== null) throw unauthorized('Invalid API key.');
+  if (row.kind === 'organization') {
+    // An org key whose membership is gone is dead even if revocation was missed.
+    const role = row.role_id === null ? undefined : roleById(row.role_id);
+    if (!role || row.organization_id === null) throw unauthorized('Invalid API key.');
+    return {
+      userId: row.user_id,
+      keyId: row.key_id,
+      keyKind: 'organization',
+      keyPrefix: row.prefix,
+      organizationId: row.organization_id,
+      organizationName: row.organization_name,
+      roleId: role.id,
+      roleName: role.name,
+      permissions: new Set(role.permissions),
+    };
+  }
+  return {
+    userId: row.user_id,
+    keyId: row.key_id,
+    keyKind: 'personal',
+    keyPrefix: row.prefix,
+    organizationId: null,
+    organizationName: null,
+    roleId: null,
+    roleName: null,
+    permissions: ALL,
+  };
+}
+
+/** Key-scoped endpoints: the key's own scope must allow `permission`. */
+export function requireKeyPermission(principal: Principal, permission: Permission): void {
+  if (!principal.permissions.has(permission)) {
+    throw forbidden(`Missing permission ${permission} in organization ${principal.organizationId}.`);
+  }
+}
+
+/**
+ * Org-path endpoints: the caller's role in the organization of the path decides, whichever key was used.
+ * Not a member → 404 (existence is not revealed); member without the permission → 403.
+ */
+export async function requireOrgPermission(
+  db: Conn,
+  principal: Principal,
+  organizationId: number,
+  permission: Permission,
+): Promise<{ roleId: number; organizationName: string }> {
+  const row = await db
+    .selectFrom('memberships as m')
+    .innerJoin('organizations as o', 'o.id', 'm.organization_id')
+    .select(['m.role_id', 'o.name'])
+    .where('m.organization_id', '=', organizationId)
+    .where('m.user_id', '=', principal.userId)
+    .executeTakeFirst();
+  if (!row) throw notFound('Organization not found.');
+  const role = roleById(row.role_id);
+  if (!role?.permissions.includes(permission)) {
+    throw forbidden(`Missing permission ${permission} in organization ${organizationId}.`);
+  }
+  return { roleId: row.role_id, organizationName: row.name };
+}
+
+/** Where a key-scoped resource lives: the user's personal space or the key's organization. */
+export interface Scope {
+  userId: string;
+  organizationId: number | null;
+}
+
+export function scopeOf(principal: Principal): Scope {
+  return { userId: principal.userId, organizationId: principal.organizationId };
+}

@@ -1,0 +1,40 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { Kysely, PostgresDialect, SqliteDialect, type Transaction } from 'kysely';
+import type { Database } from './types.ts';
+
+export type Dialect = 'sqlite' | 'postgres';
+export type Db = Kysely<Database>;
+export type Tx = Transaction<Database>;
+/** Either the database or a transaction on it: repositories take this so callers decide the boundary. */
+export type Conn = Kysely<Database>;
+
+export interface DbHandle {
+  db: Db;
+  dialect: Dialect;
+  close(): Promise<void>;
+}
+
+export async function openDatabase(url: string): Promise<DbHandle> {
+  if (url.startsWith('postgres://') || url.startsWith('postgresql://')) {
+    const pg = (await import('pg')).default;
+    // int8 (counts, credits in micro-units) as JS numbers: every value we store fits in 2^53.
+    pg.types.setTypeParser(20, (v: string) => Number(v));
+    const pool = new pg.Pool({ connectionString: url, max: 10 });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    return { db, dialect: 'postgres', close: () => db.destroy() };
+  }
+  if (!url.startsWith('sqlite:')) {
+    throw new Error('DATABASE_URL must start with sqlite: or postgres://');
+  }
+  const file = url.slice('sqlite:'.length);
+  const { default: SQLite } = await import('better-sqlite3');
+  if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+  const sqlite = new SQLite(file === ':memory:' ? ':memory:' : path.resolve(file));
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('synchronous = NORMAL');
+  sqlite.pragma('busy_timeout = 5000');
+  sqlite.pragma('foreign_keys = ON');
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return { db, dialect: 'sqlite', close: () => db.destroy() };
+}

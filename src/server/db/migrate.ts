@@ -1,0 +1,15 @@
+import { Migrator } from 'kysely';
+import type { DbHandle } from './connection.ts';
+import { allMigrations } from './migrations/index.ts';
+
+export async function migrateToLatest({ db, dialect }: DbHandle): Promise<void> {
+  const migrator = new Migrator({
+    db,
+    provider: { getMigrations: async () => allMigrations(dialect) },
+  });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((r) => r.status === 'Error');
+  if (error || failed) {
+    throw new Error(`Migration ${failed?.migrationName ?? ''} failed: ${String((error as Error)?.message ?? error)}`);
+  }
+}

@@ -1,0 +1,10 @@
+import type { Migration } from 'kysely';
+import type { Dialect } from '../connection.ts';
+import { coreMigration } from './2026-11-22-01-core.ts';
+
+/** Every migration in order. Names are dates: append new ones, never edit or reorder landed ones. */
+export function allMigrations(dialect: Dialect): Record<string, Migration> {
+  return {
+    '2026-11-22-01-core': coreMigration(dialect),
+  };
+}

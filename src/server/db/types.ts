@@ -1,0 +1,87 @@
+import type { Generated } from 'kysely';
+
+/**
+ * Database row types. They never leave src/server: routes map them to the shared schemas.
+ * Conventions (portable across SQLite and PostgreSQL): timestamps are ISO 8601 UTC text,
+ * booleans are integers 0/1, JSON is text, money is integer micro-units.
+ */
+export interface UserTable {
+  id: string;
+  email: string | null;
+  first_name: string | null;
+  last_name: string | null;
+  job_title: string | null;
+  bio: string | null;
+  timezone: string | null;
+  phone_number: string | null;
+  whatsapp_number: string | null;
+  discord_id: string | null;
+  image: string | null;
+  account_type: string | null;
+  business_info: string | null;
+  monthly_spending_cap_micros: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface OrganizationTable {
+  id: Generated<number>;
+  name: string;
+  owner_id: string;
+  created_at: string;
+}
+
+export interface RoleTable {
+  id: number;
+  name: string;
+  permissions: string;
+}
+
+export interface MembershipTable {
+  id: Generated<number>;
+  organization_id: number;
+  user_id: string;
+  role_id: number;
+  created_at: string;
+}
+
+export interface ApiKeyTable {
+  id: Generated<number>;
+  key_hash: string;
+  prefix: string;
+  kind: 'personal' | 'organization';
+  user_id: string;
+  organization_id: number | null;
+  membership_id: number | null;
+  created_at: string;
+  revoked_at: string | null;
+}
+
+export interface BillingAccountTable {
+  id: Generated<number>;
+  user_id: string | null;
+  organization_id: number | null;
+  credits_micros: number;
+}
+
+export interface CreditLedgerTable {
+  id: Generated<number>;
+  account_id: number;
+  delta_micros: number;
+  reason: string;
+  reference: string | null;
+  created_at: string;
+}
+
+export interface CoreTables {
+  users: UserTable;
+  organizations: OrganizationTable;
+  roles: RoleTable;
+  memberships: MembershipTable;
+  api_keys: ApiKeyTable;
+  billing_accounts: BillingAccountTable;
+  credit_ledger: CreditLedgerTable;
+}
+
+/** Each feature module adds its tables by extending this interface with its own `…Tables`. */
+export interface Database extends CoreTables {}

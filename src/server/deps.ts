@@ -1,0 +1,11 @@
+import type { Config } from './config.ts';
+import type { Db, Dialect } from './db/connection.ts';
+
+/** What every route and service may use. Built once by buildApp; tests build it the same way. */
+export interface Deps {
+  config: Config;
+  db: Db;
+  dialect: Dialect;
+  /** The clock; tests inject one to move time (invite expiry, rate windows). */
+  now: () => Date;
+}

@@ -1,0 +1,62 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { HttpError } from './errors.ts';
+import type { RouteRegistry } from './route.ts';
+import { toFastifyPath } from './route.ts';
+
+function routeMatcher(url: string): RegExp {
+  const pattern = toFastifyPath(url)
+    .split('/')
+    .map((seg) => (seg.startsWith(':') ? '[^/]+' : seg.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+    .join('/');
+  return new RegExp(`^${pattern}/?$`);
+}
+
+/** Methods registered for a concrete path, so a wrong method answers 405 rather than 404. */
+export function allowedMethods(routes: RouteRegistry, path: string): string[] {
+  return routes.filter((r) => routeMatcher(r.url).test(path)).map((r) => r.method);
+}
+
+/** One place turns every error into the `{detail}` shapes of semantics.md §1. */
+export function installErrorHandling(
+  app: FastifyInstance,
+  fallback?: (req: FastifyRequest, reply: FastifyReply) => FastifyReply | undefined,
+): void {
+  app.setErrorHandler((error: FastifyError | HttpError, req, reply) => {
+    if (error instanceof HttpError) {
+      return reply.code(error.status).headers(error.headers).send({ detail: error.detail });
+    }
+    const code = (error as FastifyError).code;
+    const status = (error as FastifyError).statusCode ?? 500;
+    if (code === 'FST_ERR_CTP_INVALID_JSON_BODY' || (error instanceof SyntaxError && status === 400)) {
+      return reply.code(422).send({
+        detail: [{ type: 'json_invalid', loc: ['body'], msg: `JSON decode error: ${error.message}` }],
+      });
+    }
+    if (code === 'FST_ERR_CTP_BODY_TOO_LARGE' || status === 413) {
+      return reply.code(413).send({ detail: 'Request body is too large.' });
+    }
+    if (code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' || status === 415) {
+      return reply.code(415).send({ detail: `Unsupported content type: ${req.headers['content-type'] ?? 'none'}.` });
+    }
+    if (code === 'FST_ERR_RATE_LIMITED' || status === 429) {
+      return reply.code(429).send({ detail: 'Too many requests. Wait before retrying.' });
+    }
+    if (status >= 400 && status < 500) {
+      // Other client errors raised by Fastify or a plugin: keep the status, never the internals.
+      return reply.code(status).send({ detail: error.message || 'Bad request.' });
+    }
+    req.log.error({ err: error }, 'unhandled error');
+    return reply.code(500).send({ detail: 'Internal Server Error' });
+  });
+
+  app.setNotFoundHandler((req, reply) => {
+    const handled = fallback?.(req, reply);
+    if (handled) return handled;
+    const path = req.url.split('?')[0];
+    const allowed = allowedMethods(app.routeRegistry, path);
+    if (allowed.length > 0) {
+      return reply.code(405).header('Allow', allowed.join(', ')).send({ detail: 'Method Not Allowed' });
+    }
+    return reply.code(404).send({ detail: 'Not Found' });
+  });
+}

@@ -1,0 +1,100 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { z } from 'zod';
+import { authenticate, type Principal } from '../auth/principal.ts';
+import type { Deps } from '../deps.ts';
+import { parseOr422 } from './validation.ts';
+
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+interface Context<B, Q, P, A extends boolean> {
+  req: FastifyRequest;
+  reply: FastifyReply;
+  body: B;
+  query: Q;
+  params: P;
+  principal: A extends false ? null : Principal;
+  deps: Deps;
+}
+
+export interface RouteDef<
+  BS extends z.ZodType = z.ZodType,
+  QS extends z.ZodType = z.ZodType,
+  PS extends z.ZodType = z.ZodType,
+  RS extends z.ZodType = z.ZodType,
+  A extends boolean = true,
+> {
+  method: Method;
+  /** Path as the spec writes it: `/v0/assistant/{assistant_id}/config`. */
+  url: string;
+  operationId: string;
+  summary: string;
+  tag: string;
+  /** True for endpoints beyond the spec's 20 operations (x-extension in OpenAPI). */
+  extension?: boolean;
+  /** Defaults to true: the route needs `Authorization: Bearer <key>`. */
+  auth?: A;
+  body?: BS;
+  query?: QS;
+  params?: PS;
+  /** multipart/form-data body, read by the handler itself (streamed). */
+  multipart?: { fields: Record<string, { type: 'string' | 'binary'; required?: boolean; description?: string }> };
+  response: RS;
+  /** Success status; 200 unless given. */
+  status?: number;
+  /** Error statuses this route can answer, for the OpenAPI document. */
+  errors?: number[];
+  description?: string;
+  /** Extra headers documented, e.g. Idempotency-Key. */
+  handler(
+    ctx: Context<z.output<BS>, z.output<QS>, z.output<PS>, A>,
+  ): Promise<z.input<RS> | undefined> | z.input<RS> | undefined;
+}
+
+/** Routes registered on an app, for the OpenAPI document and the 405 check. */
+export type RouteRegistry = RouteDef<any, any, any, any, any>[];
+
+export function toFastifyPath(url: string): string {
+  return url.replace(/\{([a-zA-Z0-9_]+)\}/g, ':$1');
+}
+
+export function route<
+  BS extends z.ZodType,
+  QS extends z.ZodType,
+  PS extends z.ZodType,
+  RS extends z.ZodType,
+  A extends boolean = true,
+>(app: FastifyInstance, def: RouteDef<BS, QS, PS, RS, A>): void {
+  app.routeRegistry.push(def as RouteDef<any, any, any, any, any>);
+  const needsAuth = def.auth !== false;
+  const status = def.status ?? 200;
+  app.route({
+    method: def.method,
+    url: toFastifyPath(def.url),
+    handler: async (req, reply) => {
+      const deps = app.deps;
+      const principal = needsAuth ? await authenticate(deps.db, req.headers.authorization) : null;
+      const params = def.params ? parseOr422(def.params, req.params, 'path') : req.params;
+      const query = def.query ? parseOr422(def.query, req.query, 'query') : req.query;
+      const body = def.body ? parseOr422(def.body, req.body ?? {}, 'body') : undefined;
+      const result = await def.handler({
+        req,
+        reply,
+        body: body as never,
+        query: query as never,
+        params: params as never,
+        principal: principal as never,
+        deps,
+      });
+      if (reply.sent) return reply;
+      if (deps.config.validateResponses) {
+        const checked = def.response.safeParse(result);
+        if (!checked.success) {
+          req.log.error({ issues: checked.error.issues, route: def.operationId }, 'response breaks the contract');
+          throw new Error(`Response of ${def.operationId} breaks its schema`);
+        }
+      }
+      if (status === 204) return reply.code(204).send();
+      return reply.code(status).send(result);
+    },
+  });
+}

@@ -1,0 +1,83 @@
+import type { Conn } from '../../db/connection.ts';
+import type { Scope } from '../../auth/principal.ts';
+import { paymentRequired } from '../../http/errors.ts';
+
+/** Credits are stored as integer micro-units: exact, and summable without float drift. */
+export const MICROS = 1_000_000;
+export const toMicros = (credits: number) => Math.round(credits * MICROS);
+export const fromMicros = (micros: number) => Number(micros) / MICROS;
+
+type Owner = { userId: string; organizationId?: undefined } | { organizationId: number; userId?: undefined };
+
+export async function openAccount(db: Conn, owner: Owner, initialMicros: number, now: Date): Promise<number> {
+  const { id } = await db
+    .insertInto('billing_accounts')
+    .values({ user_id: owner.userId ?? null, organization_id: owner.organizationId ?? null, credits_micros: initialMicros })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  if (initialMicros !== 0) {
+    await db
+      .insertInto('credit_ledger')
+      .values({ account_id: id, delta_micros: initialMicros, reason: 'signup', reference: null, created_at: now.toISOString() })
+      .execute();
+  }
+  return id;
+}
+
+/** The account a scope spends from: the organization's for an org scope, else the user's. */
+export async function accountOf(db: Conn, scope: Scope) {
+  const q = db.selectFrom('billing_accounts').select(['id', 'credits_micros', 'user_id', 'organization_id']);
+  const row = await (scope.organizationId === null
+    ? q.where('user_id', '=', scope.userId)
+    : q.where('organization_id', '=', scope.organizationId)
+  ).executeTakeFirst();
+  if (!row) throw new Error('Billing account missing for scope');
+  return row;
+}
+
+export async function addCredits(
+  db: Conn,
+  accountId: number,
+  deltaMicros: number,
+  reason: string,
+  reference: string | null,
+  now: Date,
+): Promise<void> {
+  await db.transaction().execute(async (tx) => {
+    await tx
+      .updateTable('billing_accounts')
+      .set((eb) => ({ credits_micros: eb('credits_micros', '+', deltaMicros) }))
+      .where('id', '=', accountId)
+      .execute();
+    await tx
+      .insertInto('credit_ledger')
+      .values({ account_id: accountId, delta_micros: deltaMicros, reason, reference, created_at: now.toISOString() })
+      .execute();
+  });
+}
+
+/**
+ * Deducts credits with one conditional update, inside the caller's transaction: either the balance
+ * covers the amount and it is taken (with its ledger row), or nothing changes and the caller gets a 402.
+ */
+export async function chargeCredits(
+  tx: Conn,
+  accountId: number,
+  amountMicros: number,
+  reason: string,
+  reference: string | null,
+  now: Date,
+  insufficientMessage: string,
+): Promise<void> {
+  const result = await tx
+    .updateTable('billing_accounts')
+    .set((eb) => ({ credits_micros: eb('credits_micros', '-', amountMicros) }))
+    .where('id', '=', accountId)
+    .where('credits_micros', '>=', amountMicros)
+    .executeTakeFirst();
+  if (Number(result.numUpdatedRows) !== 1) throw paymentRequired(insufficientMessage);
+  await tx
+    .insertInto('credit_ledger')
+    .values({ account_id: accountId, delta_micros: -amountMicros, reason, reference, created_at: now.toISOString() })
+    .execute();
+}

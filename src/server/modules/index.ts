@@ -1,0 +1,11 @@
+import type { FastifyInstance } from 'fastify';
+import { creditsRoutes } from './credits/routes.ts';
+import { systemRoutes } from './system/routes.ts';
+import { usersRoutes } from './users/routes.ts';
+
+/** Every feature module's routes. Add one line per module. */
+export async function registerModules(app: FastifyInstance): Promise<void> {
+  await systemRoutes(app);
+  usersRoutes(app);
+  creditsRoutes(app);
+}

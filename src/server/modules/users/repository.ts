@@ -1,0 +1,103 @@
+import { randomUUID } from 'node:crypto';
+import type { Conn } from '../../db/connection.ts';
+import { generateApiKey } from '../../auth/keys.ts';
+import { openAccount } from '../credits/repository.ts';
+
+export interface NewUser {
+  email?: string | null;
+  firstName?: string | null;
+  lastName?: string | null;
+  accountType?: string | null;
+  businessInfo?: unknown;
+  creditsMicros: number;
+}
+
+/** Hooks run inside the user's creating transaction (e.g. the starter project of semantics.md §4). */
+export type UserCreatedHook = (tx: Conn, userId: string, now: Date) => Promise<void>;
+export const userCreatedHooks: UserCreatedHook[] = [];
+
+/**
+ * Creates a user with their personal key and billing account in one transaction.
+ * Returns the raw key: the only time it exists outside the caller's hands.
+ */
+export async function createUser(db: Conn, input: NewUser, now: Date): Promise<{ userId: string; apiKey: string }> {
+  return db.transaction().execute(async (tx) => {
+    const userId = randomUUID();
+    const at = now.toISOString();
+    await tx
+      .insertInto('users')
+      .values({
+        id: userId,
+        email: input.email ? input.email.toLowerCase() : null,
+        first_name: input.firstName ?? null,
+        last_name: input.lastName ?? null,
+        job_title: null,
+        bio: null,
+        timezone: null,
+        phone_number: null,
+        whatsapp_number: null,
+        discord_id: null,
+        image: null,
+        account_type: input.accountType ?? null,
+        business_info: input.businessInfo == null ? null : JSON.stringify(input.businessInfo),
+        monthly_spending_cap_micros: null,
+        created_at: at,
+        updated_at: at,
+      })
+      .execute();
+    const key = generateApiKey('personal');
+    await tx
+      .insertInto('api_keys')
+      .values({
+        key_hash: key.hash,
+        prefix: key.prefix,
+        kind: 'personal',
+        user_id: userId,
+        organization_id: null,
+        membership_id: null,
+        created_at: at,
+        revoked_at: null,
+      })
+      .execute();
+    await openAccount(tx, { userId }, input.creditsMicros, now);
+    for (const hook of userCreatedHooks) await hook(tx, userId, now);
+    return { userId, apiKey: key.raw };
+  });
+}
+
+export function findUserByEmail(db: Conn, email: string) {
+  return db.selectFrom('users').selectAll().where('email', '=', email.trim().toLowerCase()).executeTakeFirst();
+}
+
+export function findUser(db: Conn, userId: string) {
+  return db.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirst();
+}
+
+/** Revokes the user's personal key and issues a new one (CLI `key rotate`). */
+export async function rotatePersonalKey(db: Conn, userId: string, now: Date): Promise<string> {
+  return db.transaction().execute(async (tx) => {
+    const at = now.toISOString();
+    await tx
+      .updateTable('api_keys')
+      .set({ revoked_at: at })
+      .where('user_id', '=', userId)
+      .where('kind', '=', 'personal')
+      .where('revoked_at', 'is', null)
+      .execute();
+    const key = generateApiKey('personal');
+    await tx
+      .insertInto('api_keys')
+      .values({
+        key_hash: key.hash,
+        prefix: key.prefix,
+        kind: 'personal',
+        user_id: userId,
+        organization_id: null,
+        membership_id: null,
+        created_at: at,
+        revoked_at: null,
+      })
+      .execute();
+    return key.raw;
+  });
+}

@@ -1,0 +1,57 @@
+import { z } from 'zod';
+
+/** Rejects NUL characters, which no field of this API may hold. */
+export const text = (max: number) =>
+  z
+    .string()
+    .max(max, `Must be at most ${max} characters.`)
+    .refine((s) => !s.includes('\u0000'), 'Must not contain NUL characters.');
+
+/** Trimmed, non-empty text. */
+export const name = (max: number) =>
+  z
+    .string()
+    .trim()
+    .min(1, 'Must not be empty.')
+    .max(max, `Must be at most ${max} characters.`)
+    .refine((s) => !s.includes('\u0000'), 'Must not contain NUL characters.');
+
+/** An optional field where `null` means "not given" (the service is liberal, like the real one). */
+export const opt = <T extends z.ZodType>(schema: T) =>
+  z.preprocess((v) => (v === null ? undefined : v), schema.optional());
+
+export const email = () =>
+  z
+    .string()
+    .trim()
+    .max(254, 'Must be at most 254 characters.')
+    .pipe(z.email('Must be a valid e-mail address.'))
+    .transform((s) => s.toLowerCase());
+
+export const httpUrl = () =>
+  z
+    .string()
+    .trim()
+    .max(2048, 'Must be at most 2048 characters.')
+    .refine((s) => {
+      try {
+        const u = new URL(s);
+        return u.protocol === 'http:' || u.protocol === 'https:';
+      } catch {
+        return false;
+      }
+    }, 'Must be an http or https URL.');
+
+export const Timestamp = z.string().describe('ISO 8601 UTC timestamp');
+
+/** Path parameters that the spec types as integer. */
+export const intId = (what: string) =>
+  z.coerce
+    .number({ error: `${what} must be an integer.` })
+    .int(`${what} must be an integer.`)
+    .min(1, `${what} must be a positive integer.`)
+    .max(2_147_483_647, `${what} is out of range.`);
+
+export const InfoString = z.object({ info: z.string() });
+export const EmptyObject = z.object({}).catchall(z.unknown());
+export const MessageSchema = z.object({ message: z.string() });
