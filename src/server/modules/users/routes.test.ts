@@ -5,7 +5,7 @@ import { ROLE_IDS } from '../../../shared/roles.ts';
 describe('authentication', () => {
   it('401 Not authenticated with WWW-Authenticate when the header is missing or malformed', async () => {
     const t = await makeTestApp();
-    for (const headers of [{}, { authorization: 'Basic abc' }, { authorization: 'bearer' }, { authorization: 'Bearer ' }]) {
+    for (const headers of [{} as Record<string, string>, { authorization: 'Basic abc' }, { authorization: 'bearer' }, { authorization: 'Bearer ' }]) {
       const res = await t.request('GET', '/v0/user/basic-info', { headers });
       expect(res.statusCode).toBe(401);
       expect(res.json()).toEqual({ detail: 'Not authenticated' });
