@@ -74,6 +74,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
         frameAncestors: ["'none'"],
         baseUri: ["'self'"],
         formAction: ["'self'"],
+        // Plain-http deployments (localhost, a LAN address) must keep working.
+        upgradeInsecureRequests: null,
       },
     },
     referrerPolicy: { policy: 'no-referrer' },
@@ -109,6 +111,13 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
         );
       },
     });
+  }
+
+  if (spaIndex) {
+    const html = spaIndex;
+    app.get('/', { schema: { hide: true } }, (_req, reply) =>
+      reply.header('Cache-Control', 'no-cache').type('text/html; charset=utf-8').send(html),
+    );
   }
 
   installErrorHandling(app, (req, reply) => {

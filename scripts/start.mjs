@@ -1,0 +1,38 @@
+// `npm start`: builds the dashboard when dist/ is missing or older than its sources, then runs the server.
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+
+const root = path.resolve(import.meta.dirname, '..');
+const webDir = path.resolve(root, process.env.ROSTER_WEB_DIR || 'dist');
+const sources = ['index.html', 'vite.config.ts', 'public', 'src/web', 'src/shared', 'package-lock.json'];
+
+function newestMtime(target) {
+  if (!fs.existsSync(target)) return 0;
+  const stat = fs.statSync(target);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  let newest = stat.mtimeMs;
+  for (const entry of fs.readdirSync(target)) newest = Math.max(newest, newestMtime(path.join(target, entry)));
+  return newest;
+}
+
+if (process.env.ROSTER_WEB_DIR !== 'none') {
+  const built = path.join(webDir, 'index.html');
+  const builtAt = fs.existsSync(built) ? fs.statSync(built).mtimeMs : 0;
+  const changedAt = Math.max(...sources.map((s) => newestMtime(path.join(root, s))));
+  if (changedAt > builtAt) {
+    console.log(builtAt ? 'Dashboard sources changed: rebuilding…' : 'Building the dashboard (first start)…');
+    const build = spawnSync(process.execPath, [path.join(root, 'node_modules/vite/bin/vite.js'), 'build', '--outDir', webDir, '--emptyOutDir'], {
+      cwd: root,
+      stdio: 'inherit',
+    });
+    if (build.status !== 0) process.exit(build.status ?? 1);
+  }
+}
+
+const server = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'src/server/main.ts'), 'serve'], {
+  cwd: root,
+  stdio: 'inherit',
+});
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal));
+server.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

@@ -1,0 +1,183 @@
+/**
+ * The Roster CLI: `serve` opens the port; the other commands act on the same database and print JSON
+ * (scripts and operators parse it). Usage: `npm run roster -- <command> [--flag value]…`.
+ */
+import { parseArgs } from 'node:util';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from './app.ts';
+import { loadConfig, type Config } from './config.ts';
+import { createUser, findUserByEmail, rotatePersonalKey } from './modules/users/repository.ts';
+import { createOrganization } from './modules/organizations/repository.ts';
+import { accountOf, addCredits, fromMicros, toMicros } from './modules/credits/repository.ts';
+import { email as emailSchema } from '../shared/common.ts';
+
+const USAGE = `Usage: npm run roster -- <command>
+  serve                                             run the API and dashboard (what npm start runs)
+  user create --email E [--name N] [--credits C]    → {"user_id","email","api_key"}
+  org create --owner-email E --name N               → {"organization_id","name","api_key"} (owner's org key)
+  credits add --email E --amount N                  → {"user_id","email","credits"}
+  key rotate --email E                              → {"user_id","email","api_key"} (old key revoked)`;
+
+class UsageError extends Error {}
+
+const DEMO_EMAIL = 'demo@roster.local';
+
+function required(values: Record<string, string | undefined>, name: string): string {
+  const value = values[name]?.trim();
+  if (!value) throw new UsageError(`--${name} is required.`);
+  return value;
+}
+
+function parseEmail(raw: string): string {
+  const parsed = emailSchema().safeParse(raw);
+  if (!parsed.success) throw new UsageError(`--email: "${raw}" is not a valid e-mail address.`);
+  return parsed.data;
+}
+
+function parseAmount(raw: string | undefined, flag: string): number {
+  const n = Number(raw);
+  if (raw === undefined || raw.trim() === '' || !Number.isFinite(n)) throw new UsageError(`--${flag} must be a number.`);
+  return n;
+}
+
+function splitName(name: string | undefined): { firstName: string | null; lastName: string | null } {
+  const parts = (name ?? '').trim().split(/\s+/).filter(Boolean);
+  return { firstName: parts[0] ?? null, lastName: parts.slice(1).join(' ') || null };
+}
+
+async function withApp<T>(config: Config, run: (app: FastifyInstance) => Promise<T>): Promise<T> {
+  const app = await buildApp({ ...config, webDir: null, logLevel: 'silent' });
+  try {
+    return await run(app);
+  } finally {
+    await app.close();
+  }
+}
+
+async function userByEmail(app: FastifyInstance, email: string) {
+  const user = await findUserByEmail(app.deps.db, email);
+  if (!user) throw new UsageError(`No user with e-mail ${email}.`);
+  return user;
+}
+
+async function runCommand(argv: string[], config: Config): Promise<unknown> {
+  const [group, action, ...rest] = argv;
+  const { values } = parseArgs({
+    args: rest,
+    options: {
+      email: { type: 'string' },
+      name: { type: 'string' },
+      credits: { type: 'string' },
+      'owner-email': { type: 'string' },
+      amount: { type: 'string' },
+    },
+    strict: true,
+  });
+  const command = `${group ?? ''} ${action ?? ''}`.trim();
+  return withApp(config, async (app) => {
+    const { db, now } = app.deps;
+    switch (command) {
+      case 'user create': {
+        const email = parseEmail(required(values, 'email'));
+        if (await findUserByEmail(db, email)) throw new UsageError(`A user with e-mail ${email} already exists.`);
+        const credits = values.credits === undefined ? config.signupCredits : parseAmount(values.credits, 'credits');
+        if (credits < 0) throw new UsageError('--credits must be 0 or more.');
+        const { userId, apiKey } = await createUser(db, { email, ...splitName(values.name), creditsMicros: toMicros(credits) }, now());
+        return { user_id: userId, email, api_key: apiKey };
+      }
+      case 'org create': {
+        const owner = await userByEmail(app, parseEmail(required(values, 'owner-email')));
+        const name = required(values, 'name');
+        if (name.length > 100) throw new UsageError('--name must be at most 100 characters.');
+        const { organizationId, apiKey } = await createOrganization(db, owner.id, name, now());
+        return { organization_id: organizationId, name, api_key: apiKey };
+      }
+      case 'credits add': {
+        const user = await userByEmail(app, parseEmail(required(values, 'email')));
+        const amount = parseAmount(values.amount, 'amount');
+        const account = await accountOf(db, { userId: user.id, organizationId: null });
+        await addCredits(db, account.id, toMicros(amount), 'admin', 'cli', now());
+        const after = await accountOf(db, { userId: user.id, organizationId: null });
+        return { user_id: user.id, email: user.email, credits: fromMicros(after.credits_micros) };
+      }
+      case 'key rotate': {
+        const user = await userByEmail(app, parseEmail(required(values, 'email')));
+        const apiKey = await rotatePersonalKey(db, user.id, now());
+        return { user_id: user.id, email: user.email, api_key: apiKey };
+      }
+      default:
+        throw new UsageError(`Unknown command "${command}".`);
+    }
+  });
+}
+
+/** First start on an empty database: a demo owner with credits, a demo organization, and a sign-in link. */
+async function seedDemo(app: FastifyInstance): Promise<string | null> {
+  const { db, now } = app.deps;
+  const anyUser = await db.selectFrom('users').select('id').limit(1).executeTakeFirst();
+  if (anyUser) return null;
+  const { userId, apiKey } = await createUser(
+    db,
+    { email: DEMO_EMAIL, firstName: 'Demo', lastName: 'Owner', creditsMicros: toMicros(500) },
+    now(),
+  );
+  await createOrganization(db, userId, 'Demo Organization', now());
+  return apiKey;
+}
+
+async function serve(config: Config): Promise<void> {
+  const app = await buildApp(config);
+  const demoKey = config.seedDemo ? await seedDemo(app) : null;
+  await app.listen({ port: config.port, host: config.host });
+  const base = config.publicUrl;
+  if (demoKey) {
+    console.log(`\nRoster is running. Sign in as the demo owner (${DEMO_EMAIL}):\n\n  ${base}/#key=${demoKey}\n`);
+    console.log('This link is shown once; `npm run roster -- key rotate --email demo@roster.local` makes a new one.\n');
+  } else {
+    console.log(`\nRoster is running at ${base}  (API reference: ${base}/docs)\n`);
+  }
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, 'shutting down');
+    await app.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+}
+
+async function main(argv: string[]): Promise<number> {
+  if (argv.length === 0 || argv[0] === 'help' || argv.includes('--help')) {
+    console.log(USAGE);
+    return argv.length === 0 ? 1 : 0;
+  }
+  const config = loadConfig();
+  if (argv[0] === 'serve') {
+    await serve(config);
+    return -1;
+  }
+  try {
+    console.log(JSON.stringify(await runCommand(argv, config)));
+    return 0;
+  } catch (error) {
+    if (error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+      const message = (error as Error).message;
+      const lost = !(error instanceof UsageError) || message.startsWith('Unknown command');
+      console.error(`error: ${message}${lost ? `\n\n${USAGE}` : ''}`);
+      return 2;
+    }
+    throw error;
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    if (code >= 0) process.exit(code);
+  },
+  (error) => {
+    console.error(error);
+    process.exit(1);
+  },
+);

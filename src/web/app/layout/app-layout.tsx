@@ -1,0 +1,69 @@
+import { AppShell, Burger, Group, NavLink, ScrollArea, Skeleton, Text, UnstyledButton } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import { Suspense, useEffect } from 'react';
+import { NavLink as RouterNavLink, Outlet, useLocation } from 'react-router';
+import { useMe, workspaceName } from '../../lib/use-me.ts';
+import { sessionStore, useSession } from '../../lib/session.ts';
+import { NAV_ITEMS } from '../nav.ts';
+import { ColorSchemeToggle } from './color-scheme-toggle.tsx';
+import { UserMenu } from './user-menu.tsx';
+import { WorkspaceSlot } from './workspace-slot.tsx';
+import classes from './app-layout.module.css';
+
+export function AppLayout() {
+  const [opened, { toggle, close }] = useDisclosure();
+  const location = useLocation();
+  const { key } = useSession();
+  const me = useMe();
+
+  useEffect(close, [location.pathname, close]);
+  // The session's key list shows workspace names once each key has been used.
+  useEffect(() => {
+    if (me.data && key) sessionStore.labelKey(key, workspaceName(me.data));
+  }, [me.data, key]);
+
+  return (
+    <AppShell header={{ height: 56 }} navbar={{ width: 232, breakpoint: 'sm', collapsed: { mobile: !opened } }} padding="lg">
+      <a href="#main" className={classes.skipLink}>
+        Skip to content
+      </a>
+      <AppShell.Header>
+        <Group h="100%" px="md" justify="space-between" wrap="nowrap">
+          <Group gap="sm" wrap="nowrap">
+            <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label={opened ? 'Close navigation' : 'Open navigation'} />
+            <UnstyledButton component={RouterNavLink} to="/" className={classes.brand} aria-label="Roster home">
+              <img src="/favicon.svg" alt="" width={28} height={28} />
+              <Text fw={700} size="lg" visibleFrom="xs">
+                Roster
+              </Text>
+            </UnstyledButton>
+            <WorkspaceSlot />
+          </Group>
+          <Group gap="xs" wrap="nowrap">
+            <ColorSchemeToggle />
+            <UserMenu />
+          </Group>
+        </Group>
+      </AppShell.Header>
+      <AppShell.Navbar p="xs" aria-label="Main navigation">
+        <ScrollArea>
+          {NAV_ITEMS.map((item) => (
+            <NavLink
+              key={item.to}
+              component={RouterNavLink}
+              to={item.to}
+              end={item.to === '/'}
+              label={item.label}
+              leftSection={<item.icon size={18} stroke={1.7} aria-hidden />}
+            />
+          ))}
+        </ScrollArea>
+      </AppShell.Navbar>
+      <AppShell.Main id="main" tabIndex={-1}>
+        <Suspense fallback={<Skeleton height={240} radius="md" />}>
+          <Outlet />
+        </Suspense>
+      </AppShell.Main>
+    </AppShell>
+  );
+}

@@ -1,0 +1,12 @@
+import { IconHome, type Icon } from '@tabler/icons-react';
+
+export interface NavItem {
+  label: string;
+  to: string;
+  icon: Icon;
+}
+
+/** The sidebar, in order. Each feature adds one line when it lands. */
+export const NAV_ITEMS: NavItem[] = [
+  { label: 'Overview', to: '/', icon: IconHome },
+];

@@ -1,0 +1,127 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { Alert, Anchor, Button, Center, Collapse, Paper, PasswordInput, Stack, Text, TextInput, Title, UnstyledButton } from '@mantine/core';
+import { IconChevronDown, IconChevronRight, IconInfoCircle } from '@tabler/icons-react';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { Navigate, useNavigate, useSearchParams } from 'react-router';
+import { z } from 'zod';
+import { api, ApiError } from '../lib/api-client.ts';
+import { normalizeBase, useSession } from '../lib/session.ts';
+import type { Me } from '../lib/use-me.ts';
+
+const SignInSchema = z.object({
+  apiKey: z
+    .string()
+    .trim()
+    .min(1, 'Enter your API key.')
+    .regex(/^[\w-]+$/, 'An API key has only letters, digits, "_" and "-": check for stray characters.'),
+  apiBase: z
+    .string()
+    .trim()
+    .refine((v) => v === '' || /^https?:\/\/[^\s/]+/i.test(v), 'Use an http(s) address such as https://roster.example.com, or leave it empty.'),
+});
+type SignInValues = z.infer<typeof SignInSchema>;
+
+/** Only same-app paths are valid return targets (no open redirect through ?next=). */
+function safeNext(next: string | null): string {
+  return next && next.startsWith('/') && !next.startsWith('//') ? next : '/';
+}
+
+export function SignInPage() {
+  const session = useSession();
+  const navigate = useNavigate();
+  const [params] = useSearchParams();
+  const [advanced, setAdvanced] = useState(session.apiBase !== '');
+  const form = useForm<SignInValues>({
+    resolver: zodResolver(SignInSchema),
+    defaultValues: { apiKey: '', apiBase: session.apiBase },
+  });
+  const next = safeNext(params.get('next'));
+
+  if (session.key) return <Navigate to={next} replace />;
+
+  const onSubmit = form.handleSubmit(async ({ apiKey, apiBase }) => {
+    const base = normalizeBase(apiBase);
+    try {
+      await api.get<Me>('/v0/user/basic-info', { key: apiKey, apiBase: base });
+    } catch (error) {
+      const message =
+        error instanceof ApiError && error.status === 401
+          ? `That key was not accepted: ${error.detail}`
+          : error instanceof ApiError && error.status === 0
+            ? `Could not reach the Roster API${base ? ` at ${base}` : ''}. Check the address and that the server is running.`
+            : (error as Error).message;
+      form.setError('apiKey', { type: 'server', message });
+      return;
+    }
+    session.signIn(apiKey, base);
+    navigate(next, { replace: true });
+  });
+
+  const errors = form.formState.errors;
+  return (
+    <Center mih="100vh" p="md" component="main">
+      <Paper withBorder shadow="sm" radius="lg" p="xl" w="100%" maw={440}>
+        <form onSubmit={onSubmit} noValidate>
+          <Stack gap="md">
+            <Stack gap={4}>
+              <img src="/favicon.svg" alt="" width={40} height={40} />
+              <Title order={1} size="h2">
+                Sign in to Roster
+              </Title>
+              <Text c="dimmed" size="sm">
+                Paste an API key. A personal key opens your workspace; an organization key opens that organization.
+              </Text>
+            </Stack>
+            {session.endedBecause && (
+              <Alert variant="light" color="blue" icon={<IconInfoCircle aria-hidden />}>
+                {session.endedBecause}
+              </Alert>
+            )}
+            <PasswordInput
+              label="API key"
+              placeholder="rk_…"
+              autoComplete="off"
+              spellCheck={false}
+              data-autofocus
+              autoFocus
+              error={errors.apiKey?.message}
+              {...form.register('apiKey')}
+            />
+            <UnstyledButton
+              type="button"
+              onClick={() => setAdvanced((v) => !v)}
+              aria-expanded={advanced}
+              aria-controls="sign-in-advanced"
+              style={{ display: 'flex', alignItems: 'center', gap: 4, fontSize: 'var(--mantine-font-size-sm)' }}
+            >
+              {advanced ? <IconChevronDown size={16} aria-hidden /> : <IconChevronRight size={16} aria-hidden />}
+              Remote API (optional)
+            </UnstyledButton>
+            <Collapse expanded={advanced} id="sign-in-advanced">
+              <TextInput
+                label="API base URL"
+                description="Leave empty to use this server. The remote server must allow this origin (ROSTER_CORS_ORIGINS)."
+                placeholder="https://roster.example.com"
+                inputMode="url"
+                error={errors.apiBase?.message}
+                {...form.register('apiBase')}
+              />
+            </Collapse>
+            <Button type="submit" loading={form.formState.isSubmitting} fullWidth>
+              Sign in
+            </Button>
+            <Text size="xs" c="dimmed">
+              Your key stays in this browser tab only and is forgotten when you close it. No key yet? An operator can create one with{' '}
+              <code>npm run roster -- user create --email you@example.com</code>. The API reference is at{' '}
+              <Anchor href="/docs" size="xs">
+                /docs
+              </Anchor>
+              .
+            </Text>
+          </Stack>
+        </form>
+      </Paper>
+    </Center>
+  );
+}

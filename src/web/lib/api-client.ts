@@ -1,0 +1,152 @@
+import { sessionStore } from './session.ts';
+
+/** A non-2xx answer, or no answer at all (status 0). `detail` is always a sentence fit to show. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly detail: string,
+    /** 422 problems by field path without the location (`name`, `business_info.country`). */
+    readonly fieldErrors: Record<string, string> = {},
+    readonly body: unknown = null,
+  ) {
+    super(detail);
+    this.name = 'ApiError';
+  }
+}
+
+interface ValidationItem {
+  loc?: (string | number)[];
+  msg?: string;
+}
+
+function toApiError(status: number, body: unknown): ApiError {
+  const detail = (body as { detail?: unknown } | null)?.detail;
+  if (Array.isArray(detail)) {
+    const fieldErrors: Record<string, string> = {};
+    const lines: string[] = [];
+    for (const item of detail as ValidationItem[]) {
+      const loc = (item.loc ?? []).slice(1).join('.');
+      const msg = item.msg ?? 'Invalid value';
+      if (loc && !fieldErrors[loc]) fieldErrors[loc] = msg;
+      lines.push(loc ? `${loc}: ${msg}` : msg);
+    }
+    return new ApiError(status, lines.join('; ') || 'The request was not valid.', fieldErrors, body);
+  }
+  if (typeof detail === 'string') return new ApiError(status, detail, {}, body);
+  return new ApiError(status, status >= 500 ? 'The server had a problem. Try again in a moment.' : `Request failed (${status}).`, {}, body);
+}
+
+type Query = Record<string, string | number | boolean | null | undefined>;
+
+export interface RequestOptions {
+  query?: Query;
+  body?: unknown;
+  signal?: AbortSignal;
+  /** Use this key instead of the session's active one (sign-in check, accepting with another key). */
+  key?: string;
+  apiBase?: string;
+}
+
+export function apiUrl(path: string, query?: Query, apiBase = sessionStore.get().apiBase): string {
+  const search = new URLSearchParams();
+  for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined && v !== null && v !== '') search.set(k, String(v));
+  const qs = search.toString();
+  return `${apiBase}${path}${qs ? `?${qs}` : ''}`;
+}
+
+function handleUnauthorized(status: number, usedSessionKey: boolean, detail: string) {
+  if (status === 401 && usedSessionKey) sessionStore.signOut(detail === 'Invalid API key.' ? 'Your API key is no longer valid. Sign in again.' : 'Please sign in.');
+}
+
+async function request<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
+  const key = options.key ?? sessionStore.get().key;
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  if (key) headers.Authorization = `Bearer ${key}`;
+  if (options.body !== undefined) headers['Content-Type'] = 'application/json';
+  let response: Response;
+  try {
+    response = await fetch(apiUrl(path, options.query, options.apiBase), {
+      method,
+      headers,
+      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+      signal: options.signal,
+      credentials: 'omit',
+      referrerPolicy: 'no-referrer',
+    });
+  } catch (error) {
+    if ((error as Error).name === 'AbortError') throw error;
+    throw new ApiError(0, 'Could not reach the Roster API. Check your connection or the API address.');
+  }
+  const text = await response.text();
+  let body: unknown = null;
+  if (text) {
+    try {
+      body = JSON.parse(text);
+    } catch {
+      body = text;
+    }
+  }
+  if (!response.ok) {
+    const error = toApiError(response.status, body);
+    handleUnauthorized(response.status, !options.key, error.detail);
+    throw error;
+  }
+  return body as T;
+}
+
+export interface UploadOptions {
+  onProgress?: (fraction: number) => void;
+  signal?: AbortSignal;
+  query?: Query;
+}
+
+/** Multipart upload with real progress (fetch cannot report upload progress; XMLHttpRequest can). */
+function upload<T>(path: string, form: FormData, options: UploadOptions = {}): Promise<T> {
+  const { key } = sessionStore.get();
+  return new Promise<T>((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open('POST', apiUrl(path, options.query));
+    if (key) xhr.setRequestHeader('Authorization', `Bearer ${key}`);
+    xhr.setRequestHeader('Accept', 'application/json');
+    xhr.responseType = 'text';
+    xhr.upload.onprogress = (event) => {
+      if (event.lengthComputable) options.onProgress?.(event.loaded / event.total);
+    };
+    xhr.onload = () => {
+      let body: unknown = null;
+      try {
+        body = xhr.responseText ? JSON.parse(xhr.responseText) : null;
+      } catch {
+        body = xhr.responseText;
+      }
+      if (xhr.status >= 200 && xhr.status < 300) {
+        options.onProgress?.(1);
+        resolve(body as T);
+      } else {
+        const error = toApiError(xhr.status, body);
+        handleUnauthorized(xhr.status, true, error.detail);
+        reject(error);
+      }
+    };
+    xhr.onerror = () => reject(new ApiError(0, 'The upload was interrupted. Check your connection and try again.'));
+    xhr.onabort = () => reject(new DOMException('Upload cancelled', 'AbortError'));
+    options.signal?.addEventListener('abort', () => xhr.abort());
+    xhr.send(form);
+  });
+}
+
+/** The one client every feature uses. */
+export const api = {
+  get: <T>(path: string, options?: Omit<RequestOptions, 'body'>) => request<T>('GET', path, options),
+  post: <T>(path: string, body?: unknown, options?: RequestOptions) => request<T>('POST', path, { ...options, body }),
+  put: <T>(path: string, body?: unknown, options?: RequestOptions) => request<T>('PUT', path, { ...options, body }),
+  patch: <T>(path: string, body?: unknown, options?: RequestOptions) => request<T>('PATCH', path, { ...options, body }),
+  delete: <T>(path: string, options?: RequestOptions) => request<T>('DELETE', path, options),
+  upload,
+};
+
+export function errorMessage(error: unknown): string {
+  if (error instanceof ApiError) return error.detail;
+  if (error instanceof Error) return error.message;
+  return 'Something went wrong.';
+}

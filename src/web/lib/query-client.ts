@@ -1,0 +1,20 @@
+import { QueryClient } from '@tanstack/react-query';
+import { ApiError } from './api-client.ts';
+import { sessionStore } from './session.ts';
+
+/** A 4xx will not change by asking again; network blips and 5xx get two more tries. */
+function shouldRetry(failureCount: number, error: unknown): boolean {
+  if (error instanceof ApiError && error.status >= 400 && error.status < 500) return false;
+  return failureCount < 2;
+}
+
+export function createQueryClient(): QueryClient {
+  const client = new QueryClient({
+    defaultOptions: {
+      queries: { retry: shouldRetry, staleTime: 15_000, refetchOnWindowFocus: true },
+      mutations: { retry: false },
+    },
+  });
+  sessionStore.onSwitch(() => client.clear());
+  return client;
+}

@@ -1,0 +1,118 @@
+import { useSyncExternalStore } from 'react';
+
+/**
+ * Who the dashboard acts as. Keys live in memory and sessionStorage only (never localStorage, never a
+ * URL the app sends): closing the tab forgets them. Several keys may be held (personal + organizations);
+ * one is active.
+ */
+export interface SessionKey {
+  key: string;
+  label: string;
+}
+
+export interface SessionState {
+  /** API origin, '' = same origin as the dashboard. */
+  apiBase: string;
+  key: string | null;
+  keys: SessionKey[];
+  /** Why the last session ended (shown on the sign-in screen). */
+  endedBecause: string | null;
+}
+
+const STORAGE_KEY = 'roster.session';
+const empty: SessionState = { apiBase: '', key: null, keys: [], endedBecause: null };
+
+function load(): SessionState {
+  try {
+    const raw = sessionStorage.getItem(STORAGE_KEY);
+    if (!raw) return empty;
+    const parsed = JSON.parse(raw) as Partial<SessionState>;
+    return {
+      apiBase: typeof parsed.apiBase === 'string' ? parsed.apiBase : '',
+      key: typeof parsed.key === 'string' ? parsed.key : null,
+      keys: Array.isArray(parsed.keys) ? parsed.keys.filter((k) => typeof k?.key === 'string') : [],
+      endedBecause: null,
+    };
+  } catch {
+    return empty;
+  }
+}
+
+let state: SessionState = load();
+const listeners = new Set<() => void>();
+const switchListeners = new Set<() => void>();
+
+function set(next: SessionState) {
+  state = next;
+  const { apiBase, key, keys } = next;
+  if (key) sessionStorage.setItem(STORAGE_KEY, JSON.stringify({ apiBase, key, keys }));
+  else sessionStorage.removeItem(STORAGE_KEY);
+  listeners.forEach((l) => l());
+}
+
+function activate(next: SessionState) {
+  const changed = next.key !== state.key || next.apiBase !== state.apiBase;
+  set(next);
+  // Cached data belongs to the previous key's workspace.
+  if (changed) switchListeners.forEach((l) => l());
+}
+
+export const sessionStore = {
+  get: () => state,
+  subscribe(listener: () => void) {
+    listeners.add(listener);
+    return () => listeners.delete(listener);
+  },
+  /** Called when the active key changes (the query cache is cleared). */
+  onSwitch(listener: () => void) {
+    switchListeners.add(listener);
+    return () => switchListeners.delete(listener);
+  },
+  signIn(key: string, apiBase: string, label = 'Personal') {
+    activate({ apiBase: normalizeBase(apiBase), key, keys: [{ key, label }], endedBecause: null });
+  },
+  /** Adds a key the session may switch to (e.g. a new organization key) without activating it. */
+  addKey(key: string, label: string) {
+    const keys = [...state.keys.filter((k) => k.key !== key), { key, label }];
+    set({ ...state, keys });
+  },
+  switchKey(key: string) {
+    if (!state.keys.some((k) => k.key === key)) throw new Error('Unknown key');
+    activate({ ...state, key });
+  },
+  /** Renames a held key (labels come from basic-info once the key is used). */
+  labelKey(key: string, label: string) {
+    if (!state.keys.some((k) => k.key === key && k.label !== label)) return;
+    set({ ...state, keys: state.keys.map((k) => (k.key === key ? { ...k, label } : k)) });
+  },
+  signOut(reason: string | null = null) {
+    activate({ ...empty, apiBase: state.apiBase, endedBecause: reason });
+  },
+};
+
+export function normalizeBase(base: string): string {
+  return base.trim().replace(/\/+$/, '');
+}
+
+export function useSession() {
+  const current = useSyncExternalStore(sessionStore.subscribe, sessionStore.get);
+  return {
+    ...current,
+    signIn: sessionStore.signIn,
+    signOut: sessionStore.signOut,
+    addKey: sessionStore.addKey,
+    switchKey: sessionStore.switchKey,
+  };
+}
+
+/**
+ * Consumes a `#key=` sign-in link: the key moves to session storage and leaves the address bar
+ * (a fragment never reaches a server, and it must not stay in history either).
+ */
+export function consumeKeyFromHash(): boolean {
+  const match = /^#key=([\w-]+)$/.exec(window.location.hash);
+  if (!match) return false;
+  sessionStore.signIn(match[1]!, '');
+  window.history.replaceState(null, '', window.location.pathname + window.location.search);
+  return true;
+}

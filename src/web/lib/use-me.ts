@@ -1,0 +1,32 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import type { z } from 'zod';
+import type { BasicInfoSchema } from '../../shared/users.ts';
+import { api } from './api-client.ts';
+
+export type Me = z.infer<typeof BasicInfoSchema>;
+
+export const meQuery = queryOptions({
+  queryKey: ['me'],
+  queryFn: ({ signal }) => api.get<Me>('/v0/user/basic-info', { signal }),
+});
+
+/** "Who am I" for the active key: name, credits, and the key's workspace, role and permissions. */
+export function useMe() {
+  return useQuery(meQuery);
+}
+
+export function displayName(me: Pick<Me, 'first' | 'last' | 'email'>): string {
+  return [me.first, me.last].filter(Boolean).join(' ') || me.email || 'Unnamed user';
+}
+
+export function workspaceName(me: Me): string {
+  return me.key.kind === 'organization' ? (me.key.organization_name ?? 'Organization') : 'Personal workspace';
+}
+
+/** Why an action is unavailable to this key, or null when it is allowed. */
+export type Permission = Me['key']['permissions'][number];
+
+export function missingPermission(me: Me | undefined, permission: Permission): string | null {
+  if (!me) return 'Loading permissions…';
+  return me.key.permissions.includes(permission) ? null : `Your role lacks the ${permission} permission.`;
+}

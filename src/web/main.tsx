@@ -1,0 +1,21 @@
+import '@mantine/core/styles.css';
+import '@mantine/notifications/styles.css';
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { createBrowserRouter, RouterProvider } from 'react-router';
+import { Providers } from './app/providers.tsx';
+import { routes } from './app/routes.tsx';
+import { consumeKeyFromHash } from './lib/session.ts';
+
+// A `#key=` sign-in link: take the key before anything renders, then clear the address bar.
+consumeKeyFromHash();
+
+const router = createBrowserRouter(routes);
+
+createRoot(document.getElementById('root')!).render(
+  <StrictMode>
+    <Providers>
+      <RouterProvider router={router} />
+    </Providers>
+  </StrictMode>,
+);
