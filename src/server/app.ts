@@ -10,6 +10,7 @@ import { openDatabase } from './db/connection.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import type { Deps } from './deps.ts';
 import { installErrorHandling } from './http/error-handler.ts';
+import { installCors } from './http/cors.ts';
 import { installJsonParser } from './http/json-parser.ts';
 import type { RouteRegistry } from './http/route.ts';
 import { registerModules } from './modules/index.ts';
@@ -58,6 +59,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.addHook('onClose', async () => handle.close());
 
   installJsonParser(app);
+  installCors(app, config.corsOrigins);
 
   await app.register(helmet, {
     contentSecurityPolicy: {
@@ -115,7 +117,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   if (spaIndex) {
     const html = spaIndex;
-    app.get('/', { schema: { hide: true } }, (_req, reply) =>
+    app.get('/', (_req, reply) =>
       reply.header('Cache-Control', 'no-cache').type('text/html; charset=utf-8').send(html),
     );
   }

@@ -1,0 +1,66 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { makeTestApp } from './testing/harness.ts';
+
+function fakeBuild(): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'roster-web-'));
+  fs.mkdirSync(path.join(dir, 'assets'));
+  fs.writeFileSync(path.join(dir, 'index.html'), '<!doctype html><title>Roster</title><div id="root"></div>');
+  fs.writeFileSync(path.join(dir, 'assets', 'app-abc123.js'), 'console.log("x")');
+  return dir;
+}
+
+describe('dashboard hosting', () => {
+  it('serves index.html at / and for deep links, never cached; hashed assets cached immutably', async () => {
+    const t = await makeTestApp({ webDir: fakeBuild() });
+    for (const url of ['/', '/projects/demo?tab=history']) {
+      const res = await t.request('GET', url, { headers: { accept: 'text/html' } });
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['content-type']).toContain('text/html');
+      expect(res.headers['cache-control']).toBe('no-cache');
+      expect(res.body).toContain('<div id="root">');
+      expect(res.headers['content-security-policy']).toContain("script-src 'self'");
+      expect(res.headers['content-security-policy']).not.toContain('upgrade-insecure-requests');
+    }
+    const asset = await t.request('GET', '/assets/app-abc123.js');
+    expect(asset.statusCode).toBe(200);
+    expect(asset.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+  });
+
+  it('does not answer API misses or non-HTML requests with the SPA', async () => {
+    const t = await makeTestApp({ webDir: fakeBuild() });
+    const api = await t.request('GET', '/v0/nothing-here', { headers: { accept: 'text/html' } });
+    expect(api.statusCode).toBe(404);
+    expect(api.json()).toEqual({ detail: 'Not Found' });
+    const json = await t.request('GET', '/some/page', { headers: { accept: 'application/json' } });
+    expect(json.statusCode).toBe(404);
+  });
+});
+
+describe('CORS', () => {
+  it('is off unless origins are configured', async () => {
+    const t = await makeTestApp();
+    const res = await t.request('GET', '/v0/health', { headers: { origin: 'https://evil.example' } });
+    expect(res.headers['access-control-allow-origin']).toBeUndefined();
+  });
+
+  it('allows only the configured origins, preflight included', async () => {
+    const t = await makeTestApp({ corsOrigins: ['https://console.example'] });
+    const u = await t.user();
+    const ok = await t.request('GET', '/v0/user/basic-info', { key: u.apiKey, headers: { origin: 'https://console.example' } });
+    expect(ok.statusCode).toBe(200);
+    expect(ok.headers['access-control-allow-origin']).toBe('https://console.example');
+    const other = await t.request('GET', '/v0/user/basic-info', { key: u.apiKey, headers: { origin: 'https://evil.example' } });
+    expect(other.headers['access-control-allow-origin']).toBeUndefined();
+
+    const preflight = await t.request('OPTIONS', '/v0/assistant', {
+      headers: { origin: 'https://console.example', 'access-control-request-method': 'POST' },
+    });
+    expect(preflight.statusCode).toBe(204);
+    expect(preflight.headers['access-control-allow-headers']).toContain('Authorization');
+    const refused = await t.request('OPTIONS', '/v0/assistant', { headers: { origin: 'https://evil.example' } });
+    expect(refused.statusCode).toBe(403);
+  });
+});
