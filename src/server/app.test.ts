@@ -37,6 +37,13 @@ describe('dashboard hosting', () => {
     const json = await t.request('GET', '/some/page', { headers: { accept: 'application/json' } });
     expect(json.statusCode).toBe(404);
   });
+
+  it('keeps the API error shapes when the dashboard is hosted too (plugins must not lose the error handler)', async () => {
+    const t = await makeTestApp({ webDir: fakeBuild() });
+    const res = await t.request('GET', '/v0/user/basic-info', { key: 'rk_notARealKeyAtAll' });
+    expect(res.statusCode).toBe(401);
+    expect(res.json()).toEqual({ detail: 'Invalid API key.' });
+  });
 });
 
 describe('CORS', () => {

@@ -96,11 +96,22 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     return payload;
   });
 
+  const spaIndex =
+    config.webDir && fs.existsSync(path.join(config.webDir, 'index.html'))
+      ? fs.readFileSync(path.join(config.webDir, 'index.html'), 'utf8')
+      : null;
+
+  // Before any plugin loads: encapsulated contexts copy the error handler when they are created.
+  installErrorHandling(app, (req, reply) => {
+    const accept = req.headers.accept ?? '';
+    if (!spaIndex || (req.method !== 'GET' && req.method !== 'HEAD') || req.url.startsWith('/v0')) return undefined;
+    if (!accept.includes('text/html')) return undefined;
+    return reply.code(200).header('Cache-Control', 'no-cache').type('text/html; charset=utf-8').send(spaIndex);
+  });
+
   await registerModules(app);
 
-  let spaIndex: string | null = null;
-  if (config.webDir && fs.existsSync(path.join(config.webDir, 'index.html'))) {
-    spaIndex = fs.readFileSync(path.join(config.webDir, 'index.html'), 'utf8');
+  if (config.webDir && spaIndex) {
     await app.register(fastifyStatic, {
       root: config.webDir,
       prefix: '/',
@@ -121,13 +132,6 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       reply.header('Cache-Control', 'no-cache').type('text/html; charset=utf-8').send(html),
     );
   }
-
-  installErrorHandling(app, (req, reply) => {
-    const accept = req.headers.accept ?? '';
-    if (!spaIndex || (req.method !== 'GET' && req.method !== 'HEAD') || req.url.startsWith('/v0')) return undefined;
-    if (!accept.includes('text/html')) return undefined;
-    return reply.code(200).header('Cache-Control', 'no-cache').type('text/html; charset=utf-8').send(spaIndex);
-  });
 
   return app;
 }

@@ -86,6 +86,7 @@ export function SignInPage() {
               data-autofocus
               autoFocus
               error={errors.apiKey?.message}
+              aria-invalid={errors.apiKey ? true : undefined}
               {...form.register('apiKey')}
             />
             <UnstyledButton
@@ -114,7 +115,7 @@ export function SignInPage() {
             <Text size="xs" c="dimmed">
               Your key stays in this browser tab only and is forgotten when you close it. No key yet? An operator can create one with{' '}
               <code>npm run roster -- user create --email you@example.com</code>. The API reference is at{' '}
-              <Anchor href="/docs" size="xs">
+              <Anchor href="/docs" size="xs" underline="always">
                 /docs
               </Anchor>
               .

@@ -54,8 +54,10 @@ export function apiUrl(path: string, query?: Query, apiBase = sessionStore.get()
   return `${apiBase}${path}${qs ? `?${qs}` : ''}`;
 }
 
-function handleUnauthorized(status: number, usedSessionKey: boolean, detail: string) {
-  if (status === 401 && usedSessionKey) sessionStore.signOut(detail === 'Invalid API key.' ? 'Your API key is no longer valid. Sign in again.' : 'Please sign in.');
+/** A 401 for the session's active key ends the session; late answers for an older key change nothing. */
+function handleUnauthorized(status: number, usedKey: string | null | undefined, detail: string) {
+  if (status !== 401 || !usedKey || usedKey !== sessionStore.get().key) return;
+  sessionStore.signOut(detail === 'Invalid API key.' ? 'Your API key is no longer valid. Sign in again.' : 'Please sign in.');
 }
 
 async function request<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
@@ -88,7 +90,7 @@ async function request<T>(method: string, path: string, options: RequestOptions 
   }
   if (!response.ok) {
     const error = toApiError(response.status, body);
-    handleUnauthorized(response.status, !options.key, error.detail);
+    if (!options.key) handleUnauthorized(response.status, key, error.detail);
     throw error;
   }
   return body as T;
@@ -124,7 +126,7 @@ function upload<T>(path: string, form: FormData, options: UploadOptions = {}): P
         resolve(body as T);
       } else {
         const error = toApiError(xhr.status, body);
-        handleUnauthorized(xhr.status, true, error.detail);
+        handleUnauthorized(xhr.status, key, error.detail);
         reject(error);
       }
     };

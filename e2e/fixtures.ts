@@ -1,0 +1,109 @@
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import AxeBuilder from '@axe-core/playwright';
+import { test as base, expect, type APIRequestContext, type Page } from '@playwright/test';
+
+const run = promisify(execFile);
+const root = path.resolve(import.meta.dirname, '..');
+let counter = 0;
+
+/** Unique per run and worker, so specs never collide on names or e-mails. */
+export function unique(prefix: string): string {
+  counter += 1;
+  return `${prefix}-${process.pid}-${Date.now().toString(36)}-${counter}`;
+}
+
+/** The Roster CLI against the e2e server's database (as an operator would use it). */
+async function cli<T>(...args: string[]): Promise<T> {
+  const dataDir = process.env.E2E_DATA_DIR!;
+  const { stdout } = await run(process.execPath, ['--import', 'tsx', path.join(root, 'src/server/main.ts'), ...args], {
+    cwd: root,
+    env: { ...process.env, ROSTER_DATA_DIR: dataDir, DATABASE_URL: `sqlite:${path.join(dataDir, 'roster.db')}`, ROSTER_LOG_LEVEL: 'silent' },
+  });
+  return JSON.parse(stdout.trim().split('\n').pop()!) as T;
+}
+
+export interface CreatedUser {
+  user_id: string;
+  email: string;
+  api_key: string;
+}
+
+export interface CreatedOrg {
+  organization_id: number;
+  name: string;
+  api_key: string;
+}
+
+type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
+
+/** A small JSON client for setting data up through the real API; throws with the `detail` on non-2xx. */
+function apiFor(request: APIRequestContext, key: string) {
+  const call = async <T = any>(method: Method, url: string, body?: unknown): Promise<T> => {
+    const res = await request.fetch(url, {
+      method: method.toUpperCase(),
+      headers: { Authorization: `Bearer ${key}` },
+      ...(body !== undefined ? { data: body } : {}),
+    });
+    const text = await res.text();
+    if (!res.ok()) throw new Error(`${method.toUpperCase()} ${url} → ${res.status()}: ${text}`);
+    return (text ? JSON.parse(text) : null) as T;
+  };
+  return {
+    get: <T = any>(url: string) => call<T>('get', url),
+    post: <T = any>(url: string, body?: unknown) => call<T>('post', url, body ?? {}),
+    put: <T = any>(url: string, body?: unknown) => call<T>('put', url, body ?? {}),
+    patch: <T = any>(url: string, body?: unknown) => call<T>('patch', url, body ?? {}),
+    delete: <T = any>(url: string, body?: unknown) => call<T>('delete', url, body),
+  };
+}
+
+export const test = base.extend<{
+  roster: {
+    createUser(opts?: { name?: string; credits?: number; email?: string }): Promise<CreatedUser>;
+    createOrg(opts: { ownerEmail: string; name?: string }): Promise<CreatedOrg>;
+    addCredits(email: string, amount: number): Promise<void>;
+    /** Revokes the user's personal key; returns the new one. */
+    rotateKey(email: string): Promise<string>;
+    api(key: string): ReturnType<typeof apiFor>;
+  };
+}>({
+  roster: async ({ request }, use) => {
+    await use({
+      createUser: ({ name = 'Test User', credits, email } = {}) =>
+        cli<CreatedUser>(
+          'user',
+          'create',
+          '--email',
+          email ?? `${unique('user')}@example.com`,
+          '--name',
+          name,
+          ...(credits !== undefined ? ['--credits', String(credits)] : []),
+        ),
+      createOrg: ({ ownerEmail, name }) => cli<CreatedOrg>('org', 'create', '--owner-email', ownerEmail, '--name', name ?? unique('Org')),
+      addCredits: async (email, amount) => {
+        await cli('credits', 'add', '--email', email, '--amount', String(amount));
+      },
+      rotateKey: async (email) => (await cli<CreatedUser>('key', 'rotate', '--email', email)).api_key,
+      api: (key) => apiFor(request, key),
+    });
+  },
+});
+
+export { expect };
+
+/** Signs in the way the printed link does (`/#key=…`) and waits for the shell. */
+export async function signIn(page: Page, key: string, path = '/'): Promise<void> {
+  await page.goto(`${path}#key=${key}`);
+  await expect(page.getByRole('button', { name: /^Account menu for/ })).toBeVisible();
+}
+
+/** Zero axe violations (WCAG 2.1 A/AA) on what the page shows now. */
+export async function checkA11y(page: Page, options: { exclude?: string[] } = {}): Promise<void> {
+  let builder = new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']);
+  for (const selector of options.exclude ?? []) builder = builder.exclude(selector);
+  const { violations } = await builder.analyze();
+  const readable = violations.map((v) => `${v.id} (${v.impact}): ${v.help}\n  ${v.nodes.map((n) => n.target.join(' ')).join('\n  ')}`);
+  expect(readable, 'axe violations').toEqual([]);
+}

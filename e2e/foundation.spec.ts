@@ -1,0 +1,77 @@
+import { checkA11y, expect, signIn, test } from './fixtures.ts';
+
+test.describe('sign-in and shell', () => {
+  test('a printed sign-in link lands signed in, shows the user and workspace, and leaves no key in the URL', async ({ page, roster }) => {
+    const user = await roster.createUser({ name: 'Grace Hopper', credits: 42 });
+    await signIn(page, user.api_key);
+    await expect(page).toHaveURL((url) => url.hash === '' && !url.href.includes(user.api_key));
+    await expect(page.getByRole('heading', { level: 1, name: 'Welcome, Grace' })).toBeVisible();
+    await expect(page.getByRole('banner').getByText('Personal workspace')).toBeVisible();
+    await expect(page.getByText('42', { exact: true })).toBeVisible();
+    // Kept for the tab only.
+    const stored = await page.evaluate(() => ({ local: JSON.stringify(localStorage), session: sessionStorage.getItem('roster.session') }));
+    expect(stored.local).not.toContain(user.api_key);
+    expect(stored.session).toContain(user.api_key);
+    await checkA11y(page);
+
+    await page.getByRole('button', { name: 'Account menu for Grace Hopper' }).click();
+    await expect(page.getByRole('menu').getByText(user.email)).toBeVisible();
+    await page.getByRole('menuitem', { name: 'Sign out' }).click();
+    await expect(page).toHaveURL(/\/sign-in$/);
+    expect(await page.evaluate(() => sessionStorage.getItem('roster.session'))).toBeNull();
+  });
+
+  test('an organization key opens the organization workspace', async ({ page, roster }) => {
+    const owner = await roster.createUser({ name: 'Ada Lovelace' });
+    const org = await roster.createOrg({ ownerEmail: owner.email, name: 'Analytical Engines' });
+    await signIn(page, org.api_key);
+    await expect(page.getByRole('banner').getByText('Analytical Engines · Owner')).toBeVisible();
+  });
+
+  test('the sign-in form explains a wrong key and accepts a right one, then returns to the page asked for', async ({ page, roster }) => {
+    const user = await roster.createUser({ name: 'Alan Turing' });
+    await page.goto('/some/deep/page');
+    await expect(page).toHaveURL(/\/sign-in\?next=%2Fsome%2Fdeep%2Fpage$/);
+    await expect(page.getByRole('heading', { name: 'Sign in to Roster' })).toBeVisible();
+    await checkA11y(page);
+
+    const keyField = page.getByLabel('API key');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect(page.getByText('Enter your API key.')).toBeVisible();
+    await keyField.fill('rk_notARealKeyAtAll');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect(page.getByText('That key was not accepted: Invalid API key.')).toBeVisible();
+    await expect(keyField).toHaveAttribute('aria-invalid', 'true');
+    await checkA11y(page);
+
+    await keyField.fill(user.api_key);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect(page.getByRole('heading', { name: 'Page not found' })).toBeVisible();
+    await expect(page).toHaveURL(/\/some\/deep\/page$/);
+    await page.getByRole('link', { name: 'Go to the overview' }).click();
+    await expect(page.getByRole('heading', { name: 'Welcome, Alan' })).toBeVisible();
+  });
+
+  test('a revoked key sends the user back to sign-in with the reason', async ({ page, roster }) => {
+    const user = await roster.createUser({ name: 'Edsger Dijkstra' });
+    await signIn(page, user.api_key);
+    // Rotating revokes the key this tab holds.
+    await roster.rotateKey(user.email);
+    await page.reload();
+    await expect(page.getByText('Your API key is no longer valid. Sign in again.')).toBeVisible();
+    await expect(page).toHaveURL(/\/sign-in/);
+  });
+
+  test('dark mode toggles and the shell stays accessible in it', async ({ page, roster }) => {
+    const user = await roster.createUser({ name: 'Dark Mode' });
+    await signIn(page, user.api_key);
+    await page.getByRole('button', { name: 'Switch to dark mode' }).click();
+    await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', 'dark');
+    await checkA11y(page);
+  });
+});
+
+test('the API reference is served at /docs', async ({ page }) => {
+  await page.goto('/docs');
+  await expect(page.getByText('/v0/user/basic-info').first()).toBeVisible();
+});
