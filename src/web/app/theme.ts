@@ -12,6 +12,7 @@ export const theme = createTheme({
 // Mantine's default "dimmed" (gray.6 on white) is 3.3:1; gray.7 reads at 7:1.
 export const cssVariablesResolver: CSSVariablesResolver = (t) => ({
   variables: {},
-  light: { '--mantine-color-dimmed': t.colors.gray[7] },
-  dark: { '--mantine-color-dimmed': t.colors.dark[1] },
+  // Error text: red.6 is 3.3:1 on white; red.9 and, on dark, red.4 pass AA.
+  light: { '--mantine-color-dimmed': t.colors.gray[7], '--mantine-color-error': t.colors.red[9] },
+  dark: { '--mantine-color-dimmed': t.colors.dark[1], '--mantine-color-error': t.colors.red[4] },
 });
