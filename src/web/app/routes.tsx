@@ -1,8 +1,5 @@
 import type { RouteObject } from 'react-router';
-import { AppLayout } from './layout/app-layout.tsx';
-import { RequireSession } from './require-session.tsx';
 import { RouteError } from './route-error.tsx';
-import { SignInPage } from './sign-in-page.tsx';
 import { NotFoundPage } from './not-found-page.tsx';
 
 /** Pages of the signed-in app. Features add their routes here, loaded lazily (`lazy: () => import(…)`). */
@@ -12,14 +9,16 @@ const appRoutes: RouteObject[] = [
 ];
 
 export const routes: RouteObject[] = [
-  { path: '/sign-in', Component: SignInPage, errorElement: <RouteError /> },
+  // The sign-in screen and the shell are separate chunks: each first screen downloads only its own code.
+  {
+    path: '/sign-in',
+    lazy: async () => ({ Component: (await import('./sign-in-page.tsx')).SignInPage }),
+    errorElement: <RouteError />,
+    hydrateFallbackElement: null,
+  },
   {
     path: '/',
-    element: (
-      <RequireSession>
-        <AppLayout />
-      </RequireSession>
-    ),
+    lazy: async () => ({ Component: (await import('./layout/signed-in-layout.tsx')).SignedInLayout }),
     errorElement: <RouteError />,
     // Shown while the first lazy page of a fresh load arrives.
     hydrateFallbackElement: null,

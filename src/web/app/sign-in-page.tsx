@@ -1,26 +1,31 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import { Alert, Anchor, Button, Center, Collapse, Paper, PasswordInput, Stack, Text, TextInput, Title, UnstyledButton } from '@mantine/core';
 import { IconChevronDown, IconChevronRight, IconInfoCircle } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Navigate, useNavigate, useSearchParams } from 'react-router';
-import { z } from 'zod';
 import { api, ApiError } from '../lib/api-client.ts';
 import { normalizeBase, useSession } from '../lib/session.ts';
 import type { Me } from '../lib/use-me.ts';
 
-const SignInSchema = z.object({
-  apiKey: z
-    .string()
-    .trim()
-    .min(1, 'Enter your API key.')
-    .regex(/^[\w-]+$/, 'An API key has only letters, digits, "_" and "-": check for stray characters.'),
-  apiBase: z
-    .string()
-    .trim()
-    .refine((v) => v === '' || /^https?:\/\/[^\s/]+/i.test(v), 'Use an http(s) address such as https://roster.example.com, or leave it empty.'),
-});
-type SignInValues = z.infer<typeof SignInSchema>;
+// Plain rules rather than a zod schema: the sign-in screen is the first download, and this is all it checks.
+interface SignInValues {
+  apiKey: string;
+  apiBase: string;
+}
+
+const apiKeyRules = {
+  validate: (value: string) => {
+    const v = value.trim();
+    if (!v) return 'Enter your API key.';
+    if (!/^[\w-]+$/.test(v)) return 'An API key has only letters, digits, "_" and "-": check for stray characters.';
+    return true;
+  },
+};
+
+const apiBaseRules = {
+  validate: (value: string) =>
+    value.trim() === '' || /^https?:\/\/[^\s/]+/i.test(value.trim()) || 'Use an http(s) address such as https://roster.example.com, or leave it empty.',
+};
 
 /** Only same-app paths are valid return targets (no open redirect through ?next=). */
 function safeNext(next: string | null): string {
@@ -33,15 +38,15 @@ export function SignInPage() {
   const [params] = useSearchParams();
   const [advanced, setAdvanced] = useState(session.apiBase !== '');
   const form = useForm<SignInValues>({
-    resolver: zodResolver(SignInSchema),
     defaultValues: { apiKey: '', apiBase: session.apiBase },
   });
   const next = safeNext(params.get('next'));
 
   if (session.key) return <Navigate to={next} replace />;
 
-  const onSubmit = form.handleSubmit(async ({ apiKey, apiBase }) => {
-    const base = normalizeBase(apiBase);
+  const onSubmit = form.handleSubmit(async (values) => {
+    const apiKey = values.apiKey.trim();
+    const base = normalizeBase(values.apiBase);
     try {
       await api.get<Me>('/v0/user/basic-info', { key: apiKey, apiBase: base });
     } catch (error) {
@@ -87,7 +92,7 @@ export function SignInPage() {
               autoFocus
               error={errors.apiKey?.message}
               aria-invalid={errors.apiKey ? true : undefined}
-              {...form.register('apiKey')}
+              {...form.register('apiKey', apiKeyRules)}
             />
             <UnstyledButton
               type="button"
@@ -106,7 +111,7 @@ export function SignInPage() {
                 placeholder="https://roster.example.com"
                 inputMode="url"
                 error={errors.apiBase?.message}
-                {...form.register('apiBase')}
+                {...form.register('apiBase', apiBaseRules)}
               />
             </Collapse>
             <Button type="submit" loading={form.formState.isSubmitting} fullWidth>

@@ -1,0 +1,59 @@
+// `npm run build`: the production dashboard, then its JavaScript budget: what the sign-in route and
+// the shell load (the entry chunk and its static imports) must stay within 200 KB gzip.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+
+const root = path.resolve(import.meta.dirname, '..');
+const args = process.argv.slice(2);
+const outIndex = args.indexOf('--outDir');
+const outDir = path.resolve(root, outIndex >= 0 ? args[outIndex + 1] : 'dist');
+const BUDGET_KB = Number(process.env.ROSTER_JS_BUDGET_KB || 200);
+
+const build = spawnSync(process.execPath, [path.join(root, 'node_modules/vite/bin/vite.js'), 'build', '--outDir', outDir, '--emptyOutDir'], {
+  cwd: root,
+  stdio: 'inherit',
+});
+if (build.status !== 0) process.exit(build.status ?? 1);
+
+const manifest = JSON.parse(fs.readFileSync(path.join(outDir, '.vite', 'manifest.json'), 'utf8'));
+const gzKb = (file) => gzipSync(fs.readFileSync(path.join(outDir, file))).length / 1024;
+
+/** Files a chunk needs before it runs: itself and its static imports, transitively. */
+function closure(key, seen = new Set()) {
+  const chunk = manifest[key];
+  if (!chunk || seen.has(chunk.file)) return seen;
+  seen.add(chunk.file);
+  for (const imported of chunk.imports ?? []) closure(imported, seen);
+  return seen;
+}
+
+const entryKey = Object.keys(manifest).find((k) => manifest[k].isEntry);
+const firstScreens = {
+  'sign-in': 'src/web/app/sign-in-page.tsx',
+  shell: 'src/web/app/layout/signed-in-layout.tsx',
+};
+const rows = Object.values(manifest)
+  .filter((c) => c.file.endsWith('.js'))
+  .map((c) => ({ file: c.file, kb: gzKb(c.file) }))
+  .sort((a, b) => b.kb - a.kb);
+console.log('\nJavaScript (gzip):');
+for (const r of rows) console.log(`  ${r.kb.toFixed(1).padStart(7)} KB  ${r.file}`);
+
+let over = false;
+for (const [screen, source] of Object.entries(firstScreens)) {
+  if (!manifest[source]) {
+    console.error(`Budget check: ${source} is not a chunk of its own any more (it must stay lazy).`);
+    over = true;
+    continue;
+  }
+  const files = closure(source, closure(entryKey));
+  const kb = [...files].filter((f) => f.endsWith('.js')).reduce((sum, f) => sum + gzKb(f), 0);
+  console.log(`  first screen "${screen}": ${kb.toFixed(1)} KB of ${BUDGET_KB} KB budget`);
+  if (kb > BUDGET_KB) {
+    console.error(`The "${screen}" screen loads ${kb.toFixed(1)} KB gzip of JavaScript, over the ${BUDGET_KB} KB budget: lazy-load what it does not need.`);
+    over = true;
+  }
+}
+if (over) process.exit(1);

@@ -1,0 +1,98 @@
+// `npm test`: typecheck, unit and route tests (vitest), production build, Playwright e2e in Debian's
+// Chromium. Every step runs even when an earlier one failed; the last line is `N passed, N failed`
+// and the exit code is non-zero when anything failed.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+const root = path.resolve(import.meta.dirname, '..');
+const bin = (name) => path.join(root, 'node_modules', '.bin', name);
+const work = fs.mkdtempSync(path.join(os.tmpdir(), 'roster-test-run-'));
+const chromium = process.env.CHROME_PATH || '/usr/bin/chromium';
+let passed = 0;
+let failed = 0;
+const problems = [];
+
+function step(title) {
+  console.log(`\n=== ${title} ===`);
+}
+
+function run(cmd, args, env = {}) {
+  const result = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
+  return result.status === 0;
+}
+
+function check(name, ok) {
+  if (ok) passed += 1;
+  else {
+    failed += 1;
+    problems.push(name);
+  }
+}
+
+function readJson(file) {
+  try {
+    return JSON.parse(fs.readFileSync(file, 'utf8'));
+  } catch {
+    return null;
+  }
+}
+
+function ensureChromium() {
+  if (fs.existsSync(chromium)) return true;
+  const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+  if (!isRoot) {
+    console.error(`Chromium is missing at ${chromium}. Install it with:\n\n  sudo apt-get install -y chromium\n`);
+    return false;
+  }
+  console.log('Installing Debian chromium (needed by the e2e suite)…');
+  return (
+    run('apt-get', ['update', '-qq']) &&
+    run('apt-get', ['install', '-y', '-qq', '--no-install-recommends', 'chromium'], { DEBIAN_FRONTEND: 'noninteractive' }) &&
+    fs.existsSync(chromium)
+  );
+}
+
+step('typecheck');
+check('typecheck', run(bin('tsc'), ['-p', 'tsconfig.json', '--noEmit']));
+
+step('unit and route tests (vitest)');
+const vitestJson = path.join(work, 'vitest.json');
+const vitestOk = run(bin('vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestJson}`]);
+const vitest = readJson(vitestJson);
+if (vitest) {
+  passed += vitest.numPassedTests;
+  failed += vitest.numFailedTests;
+  if (vitest.numFailedTests > 0) problems.push(`${vitest.numFailedTests} vitest test(s)`);
+  if (!vitestOk && vitest.numFailedTests === 0) check('vitest run (suite error)', false);
+} else check('vitest run (no report)', vitestOk && false);
+
+step('production build');
+const webDir = path.join(work, 'web');
+const buildOk = run(process.execPath, [path.join(root, 'scripts/build.mjs'), '--outDir', webDir]);
+check('build', buildOk);
+
+step('end-to-end tests (Playwright, Debian chromium)');
+if (!ensureChromium()) check('chromium available', false);
+else {
+  const pwJson = path.join(work, 'playwright.json');
+  const pwOk = run(bin('playwright'), ['test'], {
+    PLAYWRIGHT_JSON_OUTPUT_NAME: pwJson,
+    ...(buildOk ? { E2E_WEB_DIR: webDir } : {}),
+  });
+  const report = readJson(pwJson);
+  if (report?.stats) {
+    const { expected = 0, unexpected = 0, flaky = 0 } = report.stats;
+    passed += expected;
+    failed += unexpected + flaky;
+    if (unexpected + flaky > 0) problems.push(`${unexpected + flaky} e2e test(s)`);
+    if (!pwOk && unexpected + flaky === 0) check('playwright run (suite error)', false);
+  } else check('playwright run (no report)', false);
+}
+
+fs.rmSync(work, { recursive: true, force: true });
+console.log('');
+if (problems.length) console.log(`Failed: ${problems.join(', ')}`);
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed > 0 ? 1 : 0);
