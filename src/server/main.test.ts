@@ -1,0 +1,105 @@
+import { execFile, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+
+const run = promisify(execFile);
+const root = path.resolve(import.meta.dirname, '../..');
+const main = path.join(root, 'src/server/main.ts');
+
+function env(dataDir: string, extra: Record<string, string> = {}) {
+  const { DATABASE_URL: _ignored, ...rest } = process.env;
+  return { ...rest, ROSTER_DATA_DIR: dataDir, ROSTER_LOG_LEVEL: 'silent', ...extra };
+}
+
+async function cli(dataDir: string, ...args: string[]) {
+  try {
+    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', main, ...args], { cwd: root, env: env(dataDir) });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const e = error as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+/** Starts `serve`, waits for its banner, and returns what it printed plus a stop function. */
+async function serve(dataDir: string, port: number) {
+  const child = spawn(process.execPath, ['--import', 'tsx', main, 'serve'], {
+    cwd: root,
+    env: env(dataDir, { PORT: String(port), ROSTER_WEB_DIR: 'none' }),
+  });
+  let out = '';
+  child.stdout.on('data', (d) => (out += d));
+  child.stderr.on('data', (d) => (out += d));
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`serve did not start: ${out}`)), 30_000);
+    child.stdout.on('data', () => {
+      if (out.includes('Roster is running')) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+    child.on('exit', (code) => reject(new Error(`serve exited with ${code}: ${out}`)));
+  });
+  const stop = () =>
+    new Promise<number | null>((resolve) => {
+      child.on('exit', (code) => resolve(code));
+      child.kill('SIGTERM');
+    });
+  return { output: () => out, stop };
+}
+
+const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), 'roster-cli-'));
+
+describe('CLI', { timeout: 60_000 }, () => {
+  it('creates users and organizations, adds credits and rotates keys, printing JSON', async () => {
+    const dir = tmp();
+    const created = await cli(dir, 'user', 'create', '--email', 'Ann@Example.com', '--name', 'Ann Lee', '--credits', '20');
+    expect(created.code).toBe(0);
+    const user = JSON.parse(created.stdout);
+    expect(Object.keys(user).sort()).toEqual(['api_key', 'email', 'user_id']);
+    expect(user.email).toBe('ann@example.com');
+    expect(user.api_key).toMatch(/^rk_[\w-]{43}$/);
+
+    const org = JSON.parse((await cli(dir, 'org', 'create', '--owner-email', 'ann@example.com', '--name', 'Acme')).stdout);
+    expect(org).toEqual({ organization_id: expect.any(Number), name: 'Acme', api_key: expect.stringMatching(/^rko_/) });
+
+    const credits = JSON.parse((await cli(dir, 'credits', 'add', '--email', 'ann@example.com', '--amount', '5.5')).stdout);
+    expect(credits.credits).toBe(25.5);
+
+    const rotated = JSON.parse((await cli(dir, 'key', 'rotate', '--email', 'ann@example.com')).stdout);
+    expect(rotated.api_key).not.toBe(user.api_key);
+
+    const duplicate = await cli(dir, 'user', 'create', '--email', 'ann@example.com');
+    expect(duplicate.code).toBe(2);
+    expect(duplicate.stderr).toContain('already exists');
+    const bad = await cli(dir, 'credits', 'add', '--email', 'ann@example.com', '--amount', 'lots');
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--amount must be a number');
+    const unknown = await cli(dir, 'user', 'explode');
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('Usage:');
+  });
+
+  it('seeds a demo owner and organization on the first start only, with a working sign-in link', async () => {
+    const dir = tmp();
+    const port = 30000 + Math.floor(Math.random() * 20000);
+    const first = await serve(dir, port);
+    const link = /http:\/\/localhost:\d+\/#key=(rk_[\w-]+)/.exec(first.output());
+    expect(link, first.output()).not.toBeNull();
+    const res = await fetch(`http://127.0.0.1:${port}/v0/user/basic-info`, { headers: { authorization: `Bearer ${link![1]}` } });
+    expect(res.status).toBe(200);
+    const me = await res.json();
+    expect(me.email).toBe('demo@roster.local');
+    expect(me.credits).toBeGreaterThan(0);
+    expect(await first.stop()).toBe(0);
+
+    const second = await serve(dir, port);
+    expect(second.output()).not.toContain('#key=');
+    await second.stop();
+    const rotated = JSON.parse((await cli(dir, 'key', 'rotate', '--email', 'demo@roster.local')).stdout);
+    expect(rotated.api_key).toMatch(/^rk_/);
+  });
+});
