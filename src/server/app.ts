@@ -2,7 +2,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance } from 'fastify';
-import helmet from '@fastify/helmet';
 import compress from '@fastify/compress';
 import fastifyStatic from '@fastify/static';
 import type { Config } from './config.ts';
@@ -11,6 +10,7 @@ import { migrateToLatest } from './db/migrate.ts';
 import type { Deps } from './deps.ts';
 import { installErrorHandling } from './http/error-handler.ts';
 import { installCors } from './http/cors.ts';
+import { installSecurityHeaders } from './http/security-headers.ts';
 import { installJsonParser } from './http/json-parser.ts';
 import type { RouteRegistry } from './http/route.ts';
 import { registerModules } from './modules/index.ts';
@@ -61,34 +61,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   installJsonParser(app);
   installCors(app, config.corsOrigins);
 
-  await app.register(helmet, {
-    contentSecurityPolicy: {
-      directives: {
-        defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
-        // Mantine sets CSS variables through style attributes; scripts stay strict.
-        styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", 'data:', 'blob:', 'https:', 'http:'],
-        mediaSrc: ["'self'", 'blob:', 'data:'],
-        connectSrc: ["'self'", 'https:', 'http:'],
-        fontSrc: ["'self'", 'data:'],
-        objectSrc: ["'none'"],
-        frameAncestors: ["'none'"],
-        baseUri: ["'self'"],
-        formAction: ["'self'"],
-        // Plain-http deployments (localhost, a LAN address) must keep working.
-        upgradeInsecureRequests: null,
-      },
-    },
-    referrerPolicy: { policy: 'no-referrer' },
-    crossOriginEmbedderPolicy: false,
-    crossOriginResourcePolicy: { policy: 'same-site' },
-  });
+  installSecurityHeaders(app);
   await app.register(compress, { threshold: 1024, encodings: ['br', 'gzip'] });
 
-  app.addHook('onRequest', async (req, reply) => {
-    reply.header('X-Request-Id', req.id);
-  });
   app.addHook('onSend', async (req, reply, payload) => {
     if (req.url.startsWith('/v0/') && !req.url.startsWith('/v0/files/') && !reply.hasHeader('Cache-Control')) {
       reply.header('Cache-Control', 'no-store');

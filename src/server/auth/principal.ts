@@ -1,6 +1,7 @@
 import type { Permission } from '../../shared/roles.ts';
 import { PERMISSIONS, roleById } from '../../shared/roles.ts';
 import type { Conn } from '../db/connection.ts';
+import { runPrepared } from '../db/prepared.ts';
 import { forbidden, notFound, unauthorized } from '../http/errors.ts';
 import { hashApiKey, type KeyKind } from './keys.ts';
 
@@ -23,11 +24,8 @@ const ALL = new Set<Permission>(PERMISSIONS);
 
 const BEARER = /^Bearer ([A-Za-z0-9_\-]{10,200})$/;
 
-/** Resolves the Authorization header to a principal, or throws the 401 semantics.md §1 names. */
-export async function authenticate(db: Conn, header: string | undefined): Promise<Principal> {
-  const match = header ? BEARER.exec(header.trim()) : null;
-  if (!match) throw unauthorized('Not authenticated');
-  const row = await db
+const keyLookup = (db: Conn) =>
+  db
     .selectFrom('api_keys as k')
     .leftJoin('memberships as m', 'm.id', 'k.membership_id')
     .leftJoin('organizations as o', 'o.id', 'k.organization_id')
@@ -41,8 +39,13 @@ export async function authenticate(db: Conn, header: string | undefined): Promis
       'm.role_id',
       'o.name as organization_name',
     ])
-    .where('k.key_hash', '=', hashApiKey(match[1]))
-    .executeTakeFirst();
+    .where('k.key_hash', '=', '?'); // unique: at most one row
+
+/** Resolves the Authorization header to a principal, or throws the 401 semantics.md §1 names. */
+export async function authenticate(db: Conn, header: string | undefined): Promise<Principal> {
+  const match = header ? BEARER.exec(header.trim()) : null;
+  if (!match) throw unauthorized('Not authenticated');
+  const [row] = await runPrepared(db, 'authenticate', keyLookup, [hashApiKey(match[1])]);
   if (!row || row.revoked_at !== null) throw unauthorized('Invalid API key.');
   if (row.kind === 'organization') {
     // An org key whose membership is gone is dead even if revocation was missed.

@@ -4,7 +4,17 @@ import { scopeOf } from '../../auth/principal.ts';
 import { notFound } from '../../http/errors.ts';
 import { route } from '../../http/route.ts';
 import { accountOf, fromMicros } from '../credits/repository.ts';
-import { findUser } from './repository.ts';
+import { runPrepared } from '../../db/prepared.ts';
+import type { Conn } from '../../db/connection.ts';
+
+/** The dashboard asks this on every page: the user and their personal balance in one query. */
+const basicInfoQuery = (db: Conn) =>
+  db
+    .selectFrom('users as u')
+    .leftJoin('billing_accounts as b', 'b.user_id', 'u.id')
+    .selectAll('u')
+    .select('b.credits_micros')
+    .where('u.id', '=', '?');
 
 export function usersRoutes(app: FastifyInstance): void {
   route(app, {
@@ -15,11 +25,10 @@ export function usersRoutes(app: FastifyInstance): void {
     tag: 'user',
     response: BasicInfoSchema,
     handler: async ({ principal, deps }) => {
-      const [user, account] = await Promise.all([
-        findUser(deps.db, principal.userId),
-        accountOf(deps.db, scopeOf(principal)),
-      ]);
+      const [user] = await runPrepared(deps.db, 'basic-info', basicInfoQuery, [principal.userId]);
       if (!user) throw notFound('User not found.');
+      const credits =
+        principal.organizationId === null ? user.credits_micros : (await accountOf(deps.db, scopeOf(principal))).credits_micros;
       return {
         user_id: user.id,
         first: user.first_name,
@@ -32,7 +41,7 @@ export function usersRoutes(app: FastifyInstance): void {
         whatsapp_number: user.whatsapp_number,
         discord_id: user.discord_id,
         account_type: user.account_type as AccountType | null,
-        credits: fromMicros(account.credits_micros),
+        credits: fromMicros(credits ?? 0),
         key: {
           kind: principal.keyKind,
           prefix: principal.keyPrefix,

@@ -1,0 +1,45 @@
+import type { FastifyInstance } from 'fastify';
+
+const CSP = [
+  "default-src 'self'",
+  // No inline script anywhere (the /docs page loads its init script from a file).
+  "script-src 'self'",
+  "script-src-attr 'none'",
+  // Mantine sets CSS variables through style attributes.
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data: blob: https: http:",
+  "media-src 'self' blob: data:",
+  // The dashboard may manage a remote deployment of the API (sign-in screen).
+  "connect-src 'self' https: http:",
+  "font-src 'self' data:",
+  "object-src 'none'",
+  "frame-ancestors 'none'",
+  "base-uri 'self'",
+  "form-action 'self'",
+].join('; ');
+
+/**
+ * The same strict headers on every response, computed once (helmet rebuilt the CSP string on each
+ * request: 5% of the CPU of a small API call). No upgrade-insecure-requests: plain-http hosts
+ * (localhost, a LAN address) must keep working.
+ */
+export const SECURITY_HEADERS: Record<string, string> = {
+  'Content-Security-Policy': CSP,
+  'Cross-Origin-Opener-Policy': 'same-origin',
+  'Cross-Origin-Resource-Policy': 'same-site',
+  'Origin-Agent-Cluster': '?1',
+  'Referrer-Policy': 'no-referrer',
+  'Strict-Transport-Security': 'max-age=31536000; includeSubDomains',
+  'X-Content-Type-Options': 'nosniff',
+  'X-DNS-Prefetch-Control': 'off',
+  'X-Frame-Options': 'DENY',
+  'X-Permitted-Cross-Domain-Policies': 'none',
+  'X-XSS-Protection': '0',
+};
+
+export function installSecurityHeaders(app: FastifyInstance): void {
+  app.addHook('onRequest', async (req, reply) => {
+    reply.headers(SECURITY_HEADERS);
+    reply.header('X-Request-Id', req.id);
+  });
+}
