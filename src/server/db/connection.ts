@@ -21,6 +21,9 @@ export async function openDatabase(url: string): Promise<DbHandle> {
     // int8 (counts, credits in micro-units) as JS numbers: every value we store fits in 2^53.
     pg.types.setTypeParser(20, (v: string) => Number(v));
     const pool = new pg.Pool({ connectionString: url, max: 10 });
+    // An idle connection dropped by the server (restart, failover) must not take the process down;
+    // the pool replaces it on the next query.
+    pool.on('error', () => {});
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return { db, dialect: 'postgres', close: () => db.destroy() };
   }

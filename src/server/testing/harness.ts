@@ -8,6 +8,7 @@ import { testConfig, type Config } from '../config.ts';
 import { toMicros } from '../modules/credits/repository.ts';
 import { createOrganization, insertMembership } from '../modules/organizations/repository.ts';
 import { createUser } from '../modules/users/repository.ts';
+import { freshTestDatabase } from './test-database.ts';
 
 /** A clock tests can move: starts at the real time. */
 export class TestClock {
@@ -24,9 +25,14 @@ export interface TestUser {
   apiKey: string;
 }
 
-const open: FastifyInstance[] = [];
+const open: { app: FastifyInstance; drop: () => Promise<void> }[] = [];
 afterEach(async () => {
-  await Promise.all(open.splice(0).map((app) => app.close()));
+  await Promise.all(
+    open.splice(0).map(async ({ app, drop }) => {
+      await app.close();
+      await drop();
+    }),
+  );
 });
 
 let counter = 0;
@@ -38,8 +44,9 @@ let counter = 0;
 export async function makeTestApp(overrides: Partial<Config> = {}) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'roster-test-'));
   const clock = new TestClock();
-  const app = await buildApp(testConfig({ dataDir, ...overrides }), { now: clock.now });
-  open.push(app);
+  const database = await freshTestDatabase();
+  const app = await buildApp(testConfig({ dataDir, databaseUrl: database.url, ...overrides }), { now: clock.now });
+  open.push({ app, drop: database.drop });
 
   async function user(opts: { credits?: number; email?: string; first?: string; last?: string } = {}): Promise<TestUser> {
     counter += 1;
