@@ -23,7 +23,7 @@ export function installErrorHandling(
 ): void {
   app.setErrorHandler((error: FastifyError | HttpError, req, reply) => {
     if (error instanceof HttpError) {
-      return reply.code(error.status).headers(error.headers).send({ detail: error.detail });
+      return reply.code(error.status).headers(error.headers).send({ ...error.extra, detail: error.detail });
     }
     const code = (error as FastifyError).code;
     const status = (error as FastifyError).statusCode ?? 500;

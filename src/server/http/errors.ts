@@ -6,6 +6,8 @@ export class HttpError extends Error {
     readonly status: number,
     readonly detail: string | ValidationIssue[],
     readonly headers: Record<string, string> = {},
+    /** More fields for the body next to `detail` (e.g. the validation_result of a template import). */
+    readonly extra: Record<string, unknown> = {},
   ) {
     super(typeof detail === 'string' ? detail : 'Validation failed');
   }
