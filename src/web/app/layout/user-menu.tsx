@@ -1,4 +1,4 @@
-import { Avatar, Menu, Skeleton, Text, UnstyledButton } from '@mantine/core';
+import { Avatar, Menu, Skeleton, Text, UnstyledButton, VisuallyHidden } from '@mantine/core';
 import { IconLogout, IconUser } from '@tabler/icons-react';
 import { useNavigate } from 'react-router';
 import { sessionStore } from '../../lib/session.ts';
@@ -21,8 +21,9 @@ export function UserMenu() {
   return (
     <Menu position="bottom-end" width={240} withArrow>
       <Menu.Target>
-        <UnstyledButton aria-label={`Account menu for ${name}`} style={{ borderRadius: '50%' }}>
-          <Avatar color="blue" radius="xl" size={34}>
+        <UnstyledButton style={{ borderRadius: '50%' }}>
+          <VisuallyHidden>Account menu for {name}</VisuallyHidden>
+          <Avatar color="blue" radius="xl" size={34} aria-hidden>
             {me.data ? initials(name) : <IconUser size={18} aria-hidden />}
           </Avatar>
         </UnstyledButton>

@@ -1,0 +1,139 @@
+// `npm run lighthouse`: audits the production build (mobile preset) with Debian's Chromium. Starts the
+// real server on a fresh data directory, creates a user with data through the CLI and the API, and
+// audits the sign-in page and the main signed-in pages. Targets: performance ≥ 95, accessibility 100,
+// best practices 100. Prints the scores and writes them to bench/results/.
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import * as chromeLauncher from 'chrome-launcher';
+import lighthouse from 'lighthouse';
+
+const root = path.resolve(import.meta.dirname, '..');
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'roster-lh-'));
+const webDir = path.join(dataDir, 'web');
+const port = 21000 + Math.floor(Math.random() * 9000);
+const base = `http://127.0.0.1:${port}`;
+const TARGETS = { performance: 95, accessibility: 100, 'best-practices': 100 };
+
+function cli(...args) {
+  const r = spawnSync(process.execPath, ['--import', 'tsx', path.join(root, 'src/server/main.ts'), ...args], {
+    cwd: root,
+    encoding: 'utf8',
+    env: { ...process.env, ROSTER_DATA_DIR: dataDir, ROSTER_LOG_LEVEL: 'silent' },
+  });
+  if (r.status !== 0) throw new Error(`CLI ${args.join(' ')}: ${r.stderr}`);
+  return JSON.parse(r.stdout);
+}
+
+async function api(key, method, url, body) {
+  const res = await fetch(base + url, {
+    method,
+    headers: { authorization: `Bearer ${key}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  if (!res.ok) throw new Error(`${method} ${url} → ${res.status} ${await res.text()}`);
+  return res.json();
+}
+
+const build = spawnSync(process.execPath, [path.join(root, 'scripts/build.mjs'), '--outDir', webDir], { cwd: root, stdio: 'inherit' });
+if (build.status !== 0) process.exit(1);
+
+const server = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'src/server/main.ts'), 'serve'], {
+  cwd: root,
+  env: { ...process.env, PORT: String(port), ROSTER_DATA_DIR: dataDir, ROSTER_WEB_DIR: webDir, ROSTER_SEED_DEMO: 'false', ROSTER_LOG_LEVEL: 'warn' },
+  stdio: ['ignore', 'pipe', 'inherit'],
+});
+await new Promise((resolve, reject) => {
+  let out = '';
+  server.stdout.on('data', (d) => {
+    out += d;
+    if (out.includes('Roster is running')) resolve();
+  });
+  server.on('exit', (code) => reject(new Error(`server exited ${code}`)));
+});
+
+const results = [];
+let chrome;
+try {
+  const user = cli('user', 'create', '--email', 'lighthouse@example.com', '--name', 'Light House', '--credits', '1000');
+  const org = cli('org', 'create', '--owner-email', 'lighthouse@example.com', '--name', 'Lighthouse Org');
+  const key = user.api_key;
+  // Data so the audited pages show content, not empty states (each area is skipped if not built).
+  const setups = [
+    async () => {
+      await api(key, 'POST', '/v0/project', { name: 'lighthouse', description: 'Audited project', is_versioned: true });
+      for (let i = 0; i < 20; i++) await api(key, 'POST', '/v0/project/lighthouse/contexts', { name: `runs/${i}`, description: `Context ${i}` });
+    },
+    async () => {
+      for (let i = 0; i < 5; i++) await api(key, 'POST', '/v0/assistant', { first_name: `Ada${i}`, surname: 'Bot', age: 30, nationality: 'GB', about: 'Audited assistant', weekly_limit: 40, max_parallel: 2 });
+    },
+  ];
+  for (const setup of setups) {
+    try {
+      await setup();
+    } catch (error) {
+      console.warn(`setup skipped: ${error.message}`);
+    }
+  }
+
+  const pages = [
+    { name: 'sign-in', url: `${base}/sign-in` },
+    { name: 'assistants', url: `${base}/assistants#key=${key}` },
+    { name: 'project contexts', url: `${base}/projects/lighthouse#key=${key}` },
+    { name: 'members', url: `${base}/organizations/${org.organization_id}/members#key=${org.api_key}` },
+  ];
+
+  chrome = await chromeLauncher.launch({
+    chromePath: process.env.CHROME_PATH || '/usr/bin/chromium',
+    chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+  for (const page of pages) {
+    const runnerResult = await lighthouse(page.url, {
+      port: chrome.port,
+      output: 'json',
+      logLevel: 'error',
+      onlyCategories: Object.keys(TARGETS),
+    });
+    const { categories, audits } = runnerResult.lhr;
+    const scores = Object.fromEntries(Object.keys(TARGETS).map((c) => [c, Math.round((categories[c]?.score ?? 0) * 100)]));
+    const failing = Object.values(audits)
+      .filter((a) => a.score !== null && a.score < 1 && a.scoreDisplayMode !== 'informative' && a.scoreDisplayMode !== 'notApplicable' && a.scoreDisplayMode !== 'manual')
+      .filter((a) => ['binary', 'metricSavings'].includes(a.scoreDisplayMode) || a.score < 0.9)
+      .map((a) => `${a.id} (${a.score})`);
+    results.push({
+      page: page.name,
+      scores,
+      fcpMs: Math.round(audits['first-contentful-paint']?.numericValue ?? 0),
+      lcpMs: Math.round(audits['largest-contentful-paint']?.numericValue ?? 0),
+      tbtMs: Math.round(audits['total-blocking-time']?.numericValue ?? 0),
+      cls: Number((audits['cumulative-layout-shift']?.numericValue ?? 0).toFixed(3)),
+      failing,
+    });
+  }
+} finally {
+  await chrome?.kill();
+  server.kill('SIGTERM');
+}
+
+let missed = 0;
+console.log('\npage'.padEnd(20), 'perf'.padStart(5), 'a11y'.padStart(5), 'b.p.'.padStart(5), '  FCP   LCP   TBT  CLS');
+for (const r of results) {
+  const ok = Object.entries(TARGETS).every(([c, t]) => r.scores[c] >= t);
+  if (!ok) missed += 1;
+  console.log(
+    r.page.padEnd(19),
+    String(r.scores.performance).padStart(5),
+    String(r.scores.accessibility).padStart(5),
+    String(r.scores['best-practices']).padStart(5),
+    `${String(r.fcpMs).padStart(5)} ${String(r.lcpMs).padStart(5)} ${String(r.tbtMs).padStart(5)} ${r.cls}`,
+    ok ? ' ok' : ' MISSED',
+  );
+  if (r.failing.length) console.log(`   below 1: ${r.failing.join(', ')}`);
+}
+const outDir = path.join(root, 'bench/results');
+fs.mkdirSync(outDir, { recursive: true });
+const file = path.join(outDir, `lighthouse-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
+fs.writeFileSync(file, JSON.stringify({ at: new Date().toISOString(), targets: TARGETS, results }, null, 2));
+console.log(`written to ${path.relative(root, file)}${missed ? `; ${missed} page(s) below target` : ''}`);
+fs.rmSync(dataDir, { recursive: true, force: true });
