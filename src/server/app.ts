@@ -10,6 +10,7 @@ import { migrateToLatest } from './db/migrate.ts';
 import type { Deps } from './deps.ts';
 import { installErrorHandling } from './http/error-handler.ts';
 import { installCors } from './http/cors.ts';
+import { createRateLimiter } from './http/rate-limit.ts';
 import { installSecurityHeaders } from './http/security-headers.ts';
 import { installJsonParser } from './http/json-parser.ts';
 import type { RouteRegistry } from './http/route.ts';
@@ -53,7 +54,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
   });
 
-  const deps: Deps = { config, db: handle.db, dialect: handle.dialect, now: options.now ?? (() => new Date()) };
+  const base = { config, db: handle.db, dialect: handle.dialect, now: options.now ?? (() => new Date()) };
+  const deps: Deps = { ...base, rateLimiter: createRateLimiter(base as Deps) };
   app.decorate('deps', deps);
   app.decorate('routeRegistry', [] as RouteRegistry);
   app.addHook('onClose', async () => handle.close());

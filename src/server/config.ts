@@ -26,6 +26,8 @@ export interface Config {
   corsOrigins: string[];
   seedDemo: boolean;
   trustProxy: boolean;
+  /** Requests per window per API key, and per client IP for requests without a valid key; 0 = off. */
+  rateLimit: { perKey: number; perIp: number; windowSeconds: number };
   /** Check every response against its schema (tests): a contract break becomes a loud 500. */
   validateResponses: boolean;
 }
@@ -80,6 +82,11 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
       .filter(Boolean),
     seedDemo: bool(env, 'ROSTER_SEED_DEMO', true),
     trustProxy: bool(env, 'ROSTER_TRUST_PROXY', false),
+    rateLimit: {
+      perKey: int(env, 'ROSTER_RATE_LIMIT', 1200),
+      perIp: int(env, 'ROSTER_RATE_LIMIT_ANON', 120),
+      windowSeconds: int(env, 'ROSTER_RATE_LIMIT_WINDOW', 60, 1),
+    },
     validateResponses: bool(env, 'ROSTER_VALIDATE_RESPONSES', false),
   };
   return { ...config, ...overrides };
@@ -89,6 +96,14 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
 export function testConfig(overrides: Partial<Config> = {}): Config {
   return loadConfig(
     { ROSTER_DATA_DIR: overrides.dataDir ?? path.join(process.cwd(), 'data', 'test'), ROSTER_WEB_DIR: 'none' },
-    { databaseUrl: 'sqlite::memory:', logLevel: 'silent', seedDemo: false, validateResponses: true, ...overrides },
+    {
+      databaseUrl: 'sqlite::memory:',
+      logLevel: 'silent',
+      seedDemo: false,
+      validateResponses: true,
+      // Off unless a test is about rate limits.
+      rateLimit: { perKey: 0, perIp: 0, windowSeconds: 60 },
+      ...overrides,
+    },
   );
 }

@@ -1,5 +1,6 @@
 import type { Config } from './config.ts';
 import type { Db, Dialect } from './db/connection.ts';
+import type { RateLimiter } from './http/rate-limit.ts';
 
 /** What every route and service may use. Built once by buildApp; tests build it the same way. */
 export interface Deps {
@@ -8,4 +9,6 @@ export interface Deps {
   dialect: Dialect;
   /** The clock; tests inject one to move time (invite expiry, rate windows). */
   now: () => Date;
+  /** Per-key and per-address request limits (route.ts consumes them for every /v0 operation). */
+  rateLimiter: RateLimiter;
 }

@@ -73,6 +73,12 @@ export interface CreditLedgerTable {
   created_at: string;
 }
 
+export interface RateLimitHitTable {
+  bucket: string;
+  window_start: number;
+  count: number;
+}
+
 export interface CoreTables {
   users: UserTable;
   organizations: OrganizationTable;
@@ -81,6 +87,7 @@ export interface CoreTables {
   api_keys: ApiKeyTable;
   billing_accounts: BillingAccountTable;
   credit_ledger: CreditLedgerTable;
+  rate_limit_hits: RateLimitHitTable;
 }
 
 /** Each feature module adds its tables by extending this interface with its own `…Tables`. */

@@ -53,6 +53,22 @@ export interface RouteDef<
 /** Routes registered on an app, for the OpenAPI document and the 405 check. */
 export type RouteRegistry = RouteDef<any, any, any, any, any>[];
 
+/**
+ * Authenticates and counts the request: against the key's limit when the key is valid, against the
+ * address's limit when it is not (so guessing keys is throttled too).
+ */
+async function authenticateLimited(deps: Deps, req: FastifyRequest, reply: FastifyReply): Promise<Principal> {
+  let principal: Principal;
+  try {
+    principal = await authenticate(deps.db, req.headers.authorization);
+  } catch (error) {
+    await deps.rateLimiter.consume('ip', req.ip, reply);
+    throw error;
+  }
+  await deps.rateLimiter.consume('key', String(principal.keyId), reply);
+  return principal;
+}
+
 export function toFastifyPath(url: string): string {
   return url.replace(/\{([a-zA-Z0-9_]+)\}/g, ':$1');
 }
@@ -72,7 +88,8 @@ export function route<
     url: toFastifyPath(def.url),
     handler: async (req, reply) => {
       const deps = app.deps;
-      const principal = needsAuth ? await authenticate(deps.db, req.headers.authorization) : null;
+      const principal = needsAuth ? await authenticateLimited(deps, req, reply) : null;
+      if (!needsAuth) await deps.rateLimiter.consume('ip', req.ip, reply);
       const params = def.params ? parseOr422(def.params, req.params, 'path') : req.params;
       const query = def.query ? parseOr422(def.query, req.query, 'query') : req.query;
       const body = def.body ? parseOr422(def.body, req.body ?? {}, 'body') : undefined;
