@@ -1,4 +1,5 @@
 import type { Generated } from 'kysely';
+import type { TilesTables } from '../modules/tiles/tables.ts';
 
 /**
  * Database row types. They never leave src/server: routes map them to the shared schemas.
@@ -91,4 +92,4 @@ export interface CoreTables {
 }
 
 /** Each feature module adds its tables by extending this interface with its own `…Tables`. */
-export interface Database extends CoreTables {}
+export interface Database extends CoreTables, TilesTables {}

@@ -1,4 +1,4 @@
-import { IconHome, type Icon } from '@tabler/icons-react';
+import { IconHome, IconLayoutDashboard, type Icon } from '@tabler/icons-react';
 
 export interface NavItem {
   label: string;
@@ -9,4 +9,5 @@ export interface NavItem {
 /** The sidebar, in order. Each feature adds one line when it lands. */
 export const NAV_ITEMS: NavItem[] = [
   { label: 'Overview', to: '/', icon: IconHome },
+  { label: 'Dashboards', to: '/dashboards', icon: IconLayoutDashboard },
 ];

@@ -5,6 +5,7 @@ import { NotFoundPage } from './not-found-page.tsx';
 /** Pages of the signed-in app. Features add their routes here, loaded lazily (`lazy: () => import(…)`). */
 const appRoutes: RouteObject[] = [
   { index: true, lazy: async () => ({ Component: (await import('./home-page.tsx')).HomePage }) },
+  { path: 'dashboards', lazy: async () => ({ Component: (await import('../features/dashboards/pages/dashboards-page.tsx')).DashboardsPage }) },
   { path: '*', Component: NotFoundPage },
 ];
 

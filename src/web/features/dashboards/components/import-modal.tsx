@@ -1,0 +1,338 @@
+import '@mantine/dropzone/styles.css';
+import { Alert, Badge, Button, Group, List, Modal, Select, Stack, Switch, Table, Text, Textarea, TextInput } from '@mantine/core';
+import { Dropzone } from '@mantine/dropzone';
+import { IconAlertTriangle, IconCircleCheck, IconFileUpload } from '@tabler/icons-react';
+import { useQuery } from '@tanstack/react-query';
+import { useEffect, useMemo, useState } from 'react';
+import { parseTemplate, type ImportTemplateResponse, type TemplateIssue } from '../../../../shared/tiles.ts';
+import { ApiError, errorMessage } from '../../../lib/api-client.ts';
+import { dashboardQueries, useImportTemplate, validationResultOf } from '../api.ts';
+
+const NEW_TAB = '__new__';
+const MAX_FILE_BYTES = 1024 * 1024;
+
+/** What the browser makes of the pasted or dropped text before anything is sent. */
+export function checkTemplateText(text: string) {
+  if (!text.trim()) return { template: null, problems: [] as string[] };
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (err) {
+    return { template: null, problems: [`This is not valid JSON: ${(err as Error).message}`] };
+  }
+  // A downloaded export holds {template, metadata, export_stats}: the template is inside.
+  if (raw && typeof raw === 'object' && !Array.isArray(raw) && 'template' in raw && typeof (raw as { template: unknown }).template === 'object') {
+    raw = (raw as { template: unknown }).template;
+  }
+  const parsed = parseTemplate(raw, []);
+  if (!parsed.ok) return { template: null, problems: parsed.issues.map((i) => (i.loc.length ? `${i.loc.join('.')}: ${i.msg}` : i.msg)) };
+  return { template: raw as Record<string, unknown>, parsed: parsed.template, problems: [] as string[] };
+}
+
+function IssuesTable({ issues }: { issues: TemplateIssue[] }) {
+  if (issues.length === 0) return null;
+  return (
+    <Table withTableBorder fz="sm" aria-label="Validation issues">
+      <Table.Thead>
+        <Table.Tr>
+          <Table.Th scope="col">Level</Table.Th>
+          <Table.Th scope="col">Component</Table.Th>
+          <Table.Th scope="col">Message</Table.Th>
+          <Table.Th scope="col">Suggested fix</Table.Th>
+        </Table.Tr>
+      </Table.Thead>
+      <Table.Tbody>
+        {issues.map((i, n) => (
+          <Table.Tr key={n}>
+            <Table.Td>
+              <Badge size="sm" color={i.level === 'error' ? 'red' : 'yellow'} variant="light">
+                {i.level}
+              </Badge>
+            </Table.Td>
+            <Table.Td>{i.component}</Table.Td>
+            <Table.Td>{i.message}</Table.Td>
+            <Table.Td>{i.suggested_fix ?? ''}</Table.Td>
+          </Table.Tr>
+        ))}
+      </Table.Tbody>
+    </Table>
+  );
+}
+
+export interface ImportedTile {
+  project: string;
+  interfaceId: string | null;
+  tab_id: string;
+  tile_id: string;
+}
+
+/** Import: drop or paste a template, check it here, choose where it goes, and read what the server did. */
+export function ImportModal({
+  opened,
+  onClose,
+  project: currentProject,
+  defaultInterfaceId,
+  defaultTabId,
+  onShowTile,
+}: {
+  opened: boolean;
+  onClose: () => void;
+  project: string;
+  defaultInterfaceId: string | null;
+  defaultTabId: string | null;
+  onShowTile: (ids: ImportedTile) => void;
+}) {
+  const [text, setText] = useState('');
+  const [fileNote, setFileNote] = useState<string | null>(null);
+  const [project, setProject] = useState(currentProject);
+  const [interfaceId, setInterfaceId] = useState<string | null>(defaultInterfaceId);
+  const [tabChoice, setTabChoice] = useState<string | null>(defaultTabId);
+  const [newTabName, setNewTabName] = useState('');
+  const [validateFirst, setValidateFirst] = useState(true);
+  const [autoSanitize, setAutoSanitize] = useState(true);
+  const [overwrite, setOverwrite] = useState(false);
+  const [newTileName, setNewTileName] = useState('');
+  const [renameTo, setRenameTo] = useState('');
+  const [result, setResult] = useState<ImportTemplateResponse | null>(null);
+  const [targetError, setTargetError] = useState<string | null>(null);
+  const importer = useImportTemplate();
+  const projects = useQuery({ ...dashboardQueries.projects(), enabled: opened });
+  const interfaces = useQuery({ ...dashboardQueries.interfaces(project), enabled: opened });
+
+  useEffect(() => {
+    if (opened) {
+      setProject(currentProject);
+      setInterfaceId(defaultInterfaceId);
+      setTabChoice(defaultTabId);
+      setResult(null);
+      importer.reset();
+    }
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [opened]);
+
+  const check = useMemo(() => checkTemplateText(text), [text]);
+  const iface = interfaces.data?.find((i) => i.id === interfaceId) ?? null;
+  const conflict = importer.error instanceof ApiError && importer.error.status === 409 ? importer.error : null;
+  const invalid = importer.error instanceof ApiError && importer.error.status === 422 ? validationResultOf(importer.error.body) : null;
+
+  const onFile = async (files: File[]) => {
+    const file = files[0];
+    if (!file) return;
+    if (file.size > MAX_FILE_BYTES) {
+      setFileNote(`${file.name} is larger than 1 MB; a tile template is a few kilobytes.`);
+      return;
+    }
+    setText(await file.text());
+    setFileNote(`Loaded ${file.name}.`);
+    setResult(null);
+    importer.reset();
+  };
+
+  const submit = async (override: { overwrite_existing?: boolean; new_tile_name?: string } = {}) => {
+    if (!check.template) return;
+    setTargetError(null);
+    let target: { tab_id: string } | { interface_id: string; tab_name: string };
+    if (tabChoice && tabChoice !== NEW_TAB) target = { tab_id: tabChoice };
+    else if (interfaceId && tabChoice === NEW_TAB && newTabName.trim()) target = { interface_id: interfaceId, tab_name: newTabName.trim() };
+    else {
+      setTargetError(interfaceId ? 'Choose a tab or name a new one.' : 'Choose an interface.');
+      return;
+    }
+    const name = override.new_tile_name ?? (newTileName.trim() || null);
+    try {
+      const r = await importer.mutateAsync({
+        project,
+        template: check.template,
+        validate_first: validateFirst,
+        auto_sanitize: autoSanitize,
+        overwrite_existing: override.overwrite_existing ?? overwrite,
+        new_tile_name: name,
+        ...target,
+      });
+      setResult(r);
+      if (override.new_tile_name) setNewTileName(override.new_tile_name);
+    } catch {
+      // Shown below from importer.error.
+    }
+  };
+
+  const tabOptions = [...(iface?.tabs.map((t) => ({ value: t.id, label: t.name })) ?? []), { value: NEW_TAB, label: 'New tab…' }];
+  const templateName = (newTileName.trim() || check.parsed?.name) ?? '';
+
+  return (
+    <Modal opened={opened} onClose={onClose} title="Import a tile template" size="xl">
+      <Stack>
+        <Dropzone
+          onDrop={(files) => void onFile(files)}
+          onReject={() => setFileNote('Drop one JSON file (.json or .tile.json).')}
+          accept={['application/json', '.json']}
+          maxFiles={1}
+          multiple={false}
+          aria-label="Drop a template file here or click to choose one"
+          inputProps={{ 'aria-label': 'Template file' }}
+        >
+          <Group justify="center" gap="sm" mih={70} style={{ pointerEvents: 'none' }}>
+            <IconFileUpload size={28} aria-hidden />
+            <div>
+              <Text fw={500}>Drop a .tile.json file here, or click to choose one</Text>
+              <Text size="sm" c="dimmed">
+                Or paste the JSON below.
+              </Text>
+            </div>
+          </Group>
+        </Dropzone>
+        {fileNote && <Text size="sm">{fileNote}</Text>}
+        <Textarea
+          label="Template JSON"
+          value={text}
+          onChange={(e) => {
+            setText(e.currentTarget.value);
+            setResult(null);
+            importer.reset();
+          }}
+          autosize
+          minRows={3}
+          maxRows={10}
+          styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
+          error={check.problems.length > 0 ? 'This template cannot be imported as it is.' : undefined}
+        />
+        {check.problems.length > 0 && (
+          <Alert color="red" variant="light" title="Checked in your browser" role="alert" icon={<IconAlertTriangle aria-hidden />}>
+            <List size="sm">
+              {check.problems.map((p) => (
+                <List.Item key={p}>{p}</List.Item>
+              ))}
+            </List>
+          </Alert>
+        )}
+        {check.parsed && (
+          <Text size="sm" c="dimmed">
+            {check.parsed.type} tile “{check.parsed.name}” of context {check.parsed.context ?? '(none)'}, {check.parsed.position.width}×
+            {check.parsed.position.height} at column {check.parsed.position.x}.
+          </Text>
+        )}
+
+        <Group grow align="flex-start">
+          <Select
+            label="Project"
+            data={projects.data ?? [currentProject]}
+            value={project}
+            onChange={(v) => {
+              if (!v) return;
+              setProject(v);
+              setInterfaceId(null);
+              setTabChoice(null);
+            }}
+            allowDeselect={false}
+            searchable
+          />
+          <Select
+            label="Interface"
+            data={(interfaces.data ?? []).map((i) => ({ value: i.id, label: i.name }))}
+            value={interfaceId}
+            onChange={(v) => {
+              setInterfaceId(v);
+              setTabChoice(null);
+            }}
+            placeholder={interfaces.isPending ? 'Loading…' : interfaces.data?.length === 0 ? 'No interfaces in this project' : 'Choose an interface'}
+            error={interfaces.isError ? errorMessage(interfaces.error) : undefined}
+          />
+          <Select label="Tab" data={tabOptions} value={tabChoice} onChange={setTabChoice} disabled={!iface} placeholder="Choose a tab" />
+        </Group>
+        {tabChoice === NEW_TAB && (
+          <TextInput
+            label="New tab name"
+            description="The tab is created in the interface when the import succeeds."
+            value={newTabName}
+            onChange={(e) => setNewTabName(e.currentTarget.value)}
+            maxLength={100}
+          />
+        )}
+        {targetError && (
+          <Text size="sm" c="red.9" role="alert">
+            {targetError}
+          </Text>
+        )}
+        <Group>
+          <Switch label="Validate first" checked={validateFirst} onChange={(e) => setValidateFirst(e.currentTarget.checked)} />
+          <Switch label="Auto sanitize" checked={autoSanitize} onChange={(e) => setAutoSanitize(e.currentTarget.checked)} />
+          <Switch label="Overwrite existing" checked={overwrite} onChange={(e) => setOverwrite(e.currentTarget.checked)} />
+        </Group>
+        <TextInput
+          label="New tile name"
+          description="Optional: import under this name instead of the template's."
+          value={newTileName}
+          onChange={(e) => setNewTileName(e.currentTarget.value)}
+          maxLength={255}
+        />
+
+        {conflict && (
+          <Alert color="yellow" variant="light" title="Name clash" role="alert" icon={<IconAlertTriangle aria-hidden />}>
+            <Stack gap="xs">
+              <Text size="sm">{conflict.detail}</Text>
+              <Group align="flex-end">
+                <Button size="xs" color="red" variant="light" onClick={() => void submit({ overwrite_existing: true })} loading={importer.isPending}>
+                  Overwrite {templateName}
+                </Button>
+                <TextInput
+                  size="xs"
+                  label="Or import as"
+                  value={renameTo || `${templateName} (2)`}
+                  onChange={(e) => setRenameTo(e.currentTarget.value)}
+                  maxLength={255}
+                />
+                <Button size="xs" onClick={() => void submit({ new_tile_name: (renameTo || `${templateName} (2)`).trim(), overwrite_existing: false })}>
+                  Rename and import
+                </Button>
+              </Group>
+            </Stack>
+          </Alert>
+        )}
+        {importer.isError && !conflict && (
+          <Alert color="red" variant="light" title={invalid ? 'The template does not fit this project' : 'Import failed'} role="alert">
+            <Stack gap="xs">
+              <Text size="sm">{invalid ? 'Nothing was created. Fix these errors, or turn on Auto sanitize to drop what can be dropped.' : errorMessage(importer.error)}</Text>
+              {invalid && <IssuesTable issues={invalid.issues} />}
+            </Stack>
+          </Alert>
+        )}
+        {result && (
+          <Alert color="teal" variant="light" title="Imported" role="status" icon={<IconCircleCheck aria-hidden />}>
+            <Stack gap="xs">
+              <Text size="sm">The tile was created{result.validation_result ? (result.validation_result.valid ? ' and the template was valid.' : ' after sanitizing.') : ' without validation.'}</Text>
+              {result.warnings.length > 0 && (
+                <>
+                  <Text size="sm" fw={500}>
+                    Warnings
+                  </Text>
+                  <List size="sm" aria-label="Import warnings">
+                    {result.warnings.map((w) => (
+                      <List.Item key={w}>{w}</List.Item>
+                    ))}
+                  </List>
+                </>
+              )}
+              {result.validation_result && <IssuesTable issues={result.validation_result.issues} />}
+              <Group>
+                <Button
+                  size="xs"
+                  onClick={() => onShowTile({ project, interfaceId, tab_id: result.created_ids.tab_id, tile_id: result.created_ids.tile_id })}
+                >
+                  Show the imported tile
+                </Button>
+              </Group>
+            </Stack>
+          </Alert>
+        )}
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onClose}>
+            Close
+          </Button>
+          <Button onClick={() => void submit()} disabled={!check.template} loading={importer.isPending && !conflict}>
+            Import
+          </Button>
+        </Group>
+      </Stack>
+    </Modal>
+  );
+}
