@@ -1,7 +1,9 @@
 /**
  * `npm run bench`: API throughput on loopback with 50 connections, each endpoint against a bare Fastify
- * constant route started in the same run (the machine is noisy; only the ratio is comparable).
- * Prints req/s, p50, p99 and the ratio, and writes them as JSON to bench/results/.
+ * constant route started in the same run (the machine is noisy; only the ratio is comparable), then the
+ * scale figures (10 000 contexts, a 100 000-row context, 1 000 commits) and the server's memory.
+ * Prints everything and writes it as JSON to bench/results/. `BENCH_SECONDS` sets the load duration;
+ * `BENCH_ONLY=throughput|scale` runs one part.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -11,9 +13,11 @@ import autocannon from 'autocannon';
 
 const root = path.resolve(import.meta.dirname, '..');
 const DURATION = Number(process.env.BENCH_SECONDS || 10);
+const ONLY = process.env.BENCH_ONLY;
 const CONNECTIONS = 50;
+const P99_TARGET_MS = 25;
 
-interface Result {
+interface LoadResult {
   name: string;
   requestsPerSec: number;
   p50: number;
@@ -21,17 +25,24 @@ interface Result {
   non2xx: number;
   ratio?: number;
   target?: number;
+  met?: boolean;
+}
+
+interface ScaleResult {
+  name: string;
+  ms: number;
+  targetMs: number;
+  met: boolean;
 }
 
 function start(command: string[], env: Record<string, string>, ready: string): Promise<ChildProcess> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, command, { cwd: root, env: { ...process.env, ...env } });
     let out = '';
-    const onData = (d: Buffer) => {
+    child.stdout!.on('data', (d: Buffer) => {
       out += d;
       if (out.includes(ready)) resolve(child);
-    };
-    child.stdout!.on('data', onData);
+    });
     child.stderr!.on('data', (d) => (out += d));
     child.on('exit', (code) => reject(new Error(`exited with ${code}: ${out}`)));
   });
@@ -45,7 +56,7 @@ function stop(child: ChildProcess): Promise<void> {
   });
 }
 
-async function load(name: string, opts: autocannon.Options): Promise<Result> {
+async function load(name: string, opts: autocannon.Options): Promise<LoadResult> {
   const result = await autocannon({ connections: CONNECTIONS, duration: DURATION, ...opts });
   return {
     name,
@@ -68,73 +79,219 @@ async function cli(dataDir: string, ...args: string[]): Promise<Record<string, a
   return JSON.parse(out);
 }
 
+/** A JSON client for setting data up; throws with the answer on non-2xx. */
+function client(base: string, key: string) {
+  return async <T = any>(method: string, url: string, body?: unknown): Promise<T> => {
+    const res = await fetch(base + url, {
+      method,
+      headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await res.text();
+    if (!res.ok) throw new Error(`${method} ${url} → ${res.status}: ${text.slice(0, 300)}`);
+    return (text ? JSON.parse(text) : null) as T;
+  };
+}
+
+/** Runs `count` setup calls with a few in flight at once. */
+async function many(count: number, run: (i: number) => Promise<unknown>, parallel = 8): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: parallel }, async () => {
+      while (next < count) await run(next++);
+    }),
+  );
+}
+
+/** Median wall time of a request, over `times` runs. */
+async function timed(run: () => Promise<unknown>, times = 5): Promise<number> {
+  const samples: number[] = [];
+  for (let i = 0; i < times; i++) {
+    const t = performance.now();
+    await run();
+    samples.push(performance.now() - t);
+  }
+  samples.sort((a, b) => a - b);
+  return Math.round(samples[Math.floor(samples.length / 2)]! * 10) / 10;
+}
+
+function rssMb(child: ChildProcess): number {
+  try {
+    const status = fs.readFileSync(`/proc/${child.pid}/status`, 'utf8');
+    return Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)?.[1]) / 1024);
+  } catch {
+    return 0;
+  }
+}
+
 async function main() {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'roster-bench-'));
   const refPort = 20000 + Math.floor(Math.random() * 10000);
   const apiPort = refPort + 1;
-  const results: Result[] = [];
+  const loads: LoadResult[] = [];
+  const scale: ScaleResult[] = [];
+  const skipped: string[] = [];
+  let peakRss = 0;
 
-  console.log(`Reference: bare Fastify constant route (${CONNECTIONS} connections, ${DURATION}s each)`);
-  const reference = await start([path.join(root, 'bench/reference-server.mjs')], { PORT: String(refPort) }, 'reference ready');
-  await load('warm-up', { url: `http://127.0.0.1:${refPort}/`, duration: 2 });
-  const ref = await load('reference', { url: `http://127.0.0.1:${refPort}/` });
-  await stop(reference);
-  results.push(ref);
-
-  const user = await cli(dataDir, 'user', 'create', '--email', 'bench@example.com', '--name', 'Bench User', '--credits', '100000');
+  const user = await cli(dataDir, 'user', 'create', '--email', 'bench@example.com', '--name', 'Bench User', '--credits', '100000000');
+  const org = await cli(dataDir, 'org', 'create', '--owner-email', 'bench@example.com', '--name', 'Bench Org');
   const server = await start(
     ['--import', 'tsx', path.join(root, 'src/server/main.ts'), 'serve'],
     // Limits stay on (their cost is part of each request) but high enough not to answer 429.
     { PORT: String(apiPort), ROSTER_DATA_DIR: dataDir, ROSTER_WEB_DIR: 'none', ROSTER_LOG_LEVEL: 'warn', ROSTER_SEED_DEMO: 'false', ROSTER_RATE_LIMIT: '1000000000' },
     'Roster is running',
   );
-  const headers = { authorization: `Bearer ${user.api_key}` };
+  const memory = setInterval(() => (peakRss = Math.max(peakRss, rssMb(server))), 250);
   const base = `http://127.0.0.1:${apiPort}`;
+  const api = client(base, user.api_key);
+  const headers = { authorization: `Bearer ${user.api_key}` };
+
   try {
-    const scenarios: { name: string; target: number; opts: autocannon.Options }[] = [
-      { name: 'GET /v0/user/basic-info', target: 0.5, opts: { url: `${base}/v0/user/basic-info`, headers } },
-    ];
-    for (const s of scenarios) {
-      await load('warm-up', { ...s.opts, duration: 2 });
-      const r = await load(s.name, s.opts);
-      r.ratio = Number((r.requestsPerSec / ref.requestsPerSec).toFixed(3));
-      r.target = s.target;
-      results.push(r);
+    if (ONLY !== 'scale') {
+      console.log(`Reference: bare Fastify constant route (${CONNECTIONS} connections, ${DURATION}s each)`);
+      const reference = await start([path.join(root, 'bench/reference-server.mjs')], { PORT: String(refPort) }, 'reference ready');
+      await load('warm-up', { url: `http://127.0.0.1:${refPort}/`, duration: 2 });
+      const ref = await load('reference (bare Fastify)', { url: `http://127.0.0.1:${refPort}/` });
+      await stop(reference);
+      loads.push(ref);
+
+      const scenarios: { name: string; target: number; setup?: () => Promise<void>; opts: autocannon.Options }[] = [
+        { name: 'GET /v0/user/basic-info', target: 0.5, opts: { url: `${base}/v0/user/basic-info`, headers } },
+        {
+          name: 'GET /v0/projects',
+          target: 0.5,
+          setup: () => many(20, (i) => api('POST', '/v0/project', { name: `bench-${i}` })),
+          opts: { url: `${base}/v0/projects`, headers },
+        },
+        {
+          name: 'GET /v0/project/{p}/contexts (1 000)',
+          target: 0.5,
+          setup: async () => {
+            await api('POST', '/v0/project', { name: 'bench-contexts' });
+            await many(1000, (i) => api('POST', '/v0/project/bench-contexts/contexts', { name: `runs/${Math.floor(i / 100)}/${i}` }));
+          },
+          opts: { url: `${base}/v0/project/bench-contexts/contexts`, headers },
+        },
+        {
+          name: 'GET /v0/assistant (200)',
+          target: 0.5,
+          setup: () => many(200, (i) => api('POST', '/v0/assistant', { first_name: `Bench${i}`, surname: 'Bot' })),
+          opts: { url: `${base}/v0/assistant`, headers },
+        },
+        {
+          name: 'POST /v0/assistant',
+          target: 0.2,
+          opts: {
+            url: `${base}/v0/assistant`,
+            method: 'POST',
+            headers: { ...headers, 'content-type': 'application/json' },
+            body: JSON.stringify({ first_name: 'Load', surname: 'Test', about: 'created by the bench' }),
+          },
+        },
+        {
+          name: 'GET /v0/organizations/{id}/invites',
+          target: 0.5,
+          setup: () =>
+            many(30, (i) => client(base, org.api_key)('POST', `/v0/organizations/${org.organization_id}/invites`, { email: `invitee${i}@example.com` }), 4),
+          opts: { url: `${base}/v0/organizations/${org.organization_id}/invites`, headers: { authorization: `Bearer ${org.api_key}` } },
+        },
+      ];
+      for (const s of scenarios) {
+        try {
+          await s.setup?.();
+          const probe = await fetch(s.opts.url as string, { method: s.opts.method ?? 'GET', headers: s.opts.headers, body: s.opts.body as string | undefined });
+          if (!probe.ok) throw new Error(`${s.opts.method ?? 'GET'} answers ${probe.status}`);
+        } catch (error) {
+          skipped.push(`${s.name}: ${(error as Error).message}`);
+          continue;
+        }
+        await load('warm-up', { ...s.opts, duration: 2 });
+        const r = await load(s.name, s.opts);
+        r.ratio = Number((r.requestsPerSec / ref.requestsPerSec).toFixed(3));
+        r.target = s.target;
+        r.met = r.ratio >= s.target && r.p99 < P99_TARGET_MS && r.non2xx === 0;
+        loads.push(r);
+      }
     }
-    const rss = await serverMemory(server);
-    console.log('');
-    console.log('endpoint'.padEnd(40), 'req/s'.padStart(8), 'p50 ms'.padStart(8), 'p99 ms'.padStart(8), 'ratio'.padStart(7), ' target');
-    for (const r of results) {
-      const verdict = r.target === undefined ? '' : r.ratio! >= r.target && r.p99 < 25 ? ' ok' : ' MISSED';
-      console.log(
-        r.name.padEnd(40),
-        String(r.requestsPerSec).padStart(8),
-        String(r.p50).padStart(8),
-        String(r.p99).padStart(8),
-        (r.ratio?.toFixed(2) ?? '1.00').padStart(7),
-        r.target === undefined ? '' : ` ≥${r.target}, p99<25${verdict}`,
-      );
-      if (r.non2xx > 0) console.log(`  ! ${r.non2xx} non-2xx responses`);
-    }
-    if (rss) console.log(`\nserver RSS after the run: ${rss} MB`);
-    const outDir = path.join(root, 'bench/results');
-    fs.mkdirSync(outDir, { recursive: true });
-    const file = path.join(outDir, `${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
-    fs.writeFileSync(file, JSON.stringify({ at: new Date().toISOString(), connections: CONNECTIONS, duration: DURATION, cpus: os.cpus().length, serverRssMb: rss, results }, null, 2));
-    console.log(`written to ${path.relative(root, file)}`);
+
+    if (ONLY !== 'throughput') await scaleFigures(api, scale, skipped);
   } finally {
+    clearInterval(memory);
+    peakRss = Math.max(peakRss, rssMb(server));
     await stop(server);
   }
+
+  console.log('');
+  console.log('endpoint'.padEnd(40), 'req/s'.padStart(8), 'p50 ms'.padStart(7), 'p99 ms'.padStart(7), 'ratio'.padStart(6), ' target');
+  for (const r of loads) {
+    console.log(
+      r.name.padEnd(40),
+      String(r.requestsPerSec).padStart(8),
+      String(r.p50).padStart(7),
+      String(r.p99).padStart(7),
+      (r.ratio?.toFixed(2) ?? '1.00').padStart(6),
+      r.target === undefined ? '' : ` ≥${r.target}, p99<${P99_TARGET_MS}${r.met ? ' ok' : ' MISSED'}`,
+    );
+    if (r.non2xx > 0) console.log(`  ! ${r.non2xx} non-2xx responses`);
+  }
+  if (scale.length) {
+    console.log('');
+    for (const s of scale) console.log(`${s.name.padEnd(48)} ${String(s.ms).padStart(8)} ms   target < ${s.targetMs} ms${s.met ? ' ok' : ' MISSED'}`);
+  }
+  console.log(`\nserver peak RSS: ${peakRss} MB (target < 300 MB)${peakRss < 300 ? ' ok' : ' MISSED'}`);
+  for (const s of skipped) console.log(`skipped: ${s}`);
+  const outDir = path.join(root, 'bench/results');
+  fs.mkdirSync(outDir, { recursive: true });
+  const file = path.join(outDir, `${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
+  fs.writeFileSync(
+    file,
+    JSON.stringify({ at: new Date().toISOString(), connections: CONNECTIONS, duration: DURATION, cpus: os.cpus().length, peakRssMb: peakRss, loads, scale, skipped }, null, 2),
+  );
+  console.log(`written to ${path.relative(root, file)}`);
+  fs.rmSync(dataDir, { recursive: true, force: true });
 }
 
-/** Resident memory of the server process, from /proc (Linux). */
-async function serverMemory(child: ChildProcess): Promise<number | null> {
+/** The projects issue's scale figures, each a median of a few timed calls. */
+async function scaleFigures(api: ReturnType<typeof client>, scale: ScaleResult[], skipped: string[]) {
+  const record = (name: string, ms: number, targetMs: number) => scale.push({ name, ms, targetMs, met: ms < targetMs });
   try {
-    const status = fs.readFileSync(`/proc/${child.pid}/status`, 'utf8');
-    const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1]);
-    return Math.round(kb / 1024);
-  } catch {
-    return null;
+    await api('POST', '/v0/project', { name: 'bench-scale', is_versioned: true });
+    await many(10_000, (i) => api('POST', '/v0/project/bench-scale/contexts', { name: `ctx/${Math.floor(i / 1000)}/${i}` }), 16);
+    record('list 10 000 contexts', await timed(() => api('GET', '/v0/project/bench-scale/contexts')), 50);
+  } catch (error) {
+    skipped.push(`10 000 contexts: ${(error as Error).message}`);
+  }
+  try {
+    await api('POST', '/v0/project', { name: 'bench-rows', is_versioned: true });
+    await api('POST', '/v0/project/bench-rows/contexts', { name: 'big', is_versioned: true });
+    const logs = '/v0/project/bench-rows/contexts/big/logs';
+    await many(100, (b) => api('POST', logs, { entries: Array.from({ length: 1000 }, (_, i) => ({ n: b * 1000 + i, label: `row ${b * 1000 + i}`, score: i % 97 })) }), 4);
+    const first = await timed(() => api('POST', '/v0/project/bench-rows/contexts/big/commit', { commit_message: 'base' }), 1);
+    const page = await api<{ logs: { id: number | string }[] }>('GET', `${logs}?limit=10`);
+    for (const row of page.logs) await api('PATCH', `${logs}/${row.id}`, { entries: { n: -1, label: 'changed', score: 0 } });
+    const second = await timed(() => api('POST', '/v0/project/bench-rows/contexts/big/commit', { commit_message: '10 rows changed' }), 1);
+    record('commit of a 100 000-row context (first)', first, 2000);
+    record('commit of a 100 000-row context (10 changed)', second, 2000);
+    const commits = await api<any>('GET', '/v0/project/bench-rows/contexts/big/commits');
+    const list: { commit_hash: string }[] = Array.isArray(commits) ? commits : (commits.commits ?? []);
+    const base = list[list.length - 1]!.commit_hash;
+    const head = list[0]!.commit_hash;
+    record('rollback of a 100 000-row context', await timed(() => api('POST', '/v0/project/bench-rows/contexts/big/rollback', { commit_hash: base }), 1), 2000);
+    record('rollback forward again', await timed(() => api('POST', '/v0/project/bench-rows/contexts/big/rollback', { commit_hash: head }), 1), 2000);
+  } catch (error) {
+    skipped.push(`100 000-row context: ${(error as Error).message}`);
+  }
+  try {
+    await api('POST', '/v0/project', { name: 'bench-history', is_versioned: true });
+    await api('POST', '/v0/project/bench-history/contexts', { name: 'h', is_versioned: true });
+    const { ids } = await api<{ ids: (number | string)[] }>('POST', '/v0/project/bench-history/contexts/h/logs', { entries: [{ step: 0 }] });
+    for (let i = 1; i <= 1000; i++) {
+      await api('PATCH', `/v0/project/bench-history/contexts/h/logs/${ids[0]}`, { entries: { step: i } });
+      await api('POST', '/v0/project/bench-history/contexts/h/commit', { commit_message: `step ${i}` });
+    }
+    record('history of 1 000 commits', await timed(() => api('GET', '/v0/project/bench-history/contexts/h/commits')), 50);
+  } catch (error) {
+    skipped.push(`1 000 commits: ${(error as Error).message}`);
   }
 }
 
