@@ -199,7 +199,11 @@ async function main() {
       for (const s of scenarios) {
         try {
           await s.setup?.();
-          const probe = await fetch(s.opts.url as string, { method: s.opts.method ?? 'GET', headers: s.opts.headers, body: s.opts.body as string | undefined });
+          const probe = await fetch(s.opts.url as string, {
+            method: s.opts.method ?? 'GET',
+            headers: s.opts.headers as Record<string, string>,
+            body: s.opts.body as string | undefined,
+          });
           if (!probe.ok) throw new Error(`${s.opts.method ?? 'GET'} answers ${probe.status}`);
         } catch (error) {
           skipped.push(`${s.name}: ${(error as Error).message}`);
