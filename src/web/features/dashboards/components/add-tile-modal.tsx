@@ -5,6 +5,9 @@ import { GRID_COLUMNS, MAX_TILE_HEIGHT, PLOT_TYPES, type Tab, type TileType } fr
 import { ApiError, errorMessage } from '../../../lib/api-client.ts';
 import { columnsOf, dashboardQueries, useCreateTile } from '../api.ts';
 
+/** Alert titles in the text colour: the light variants' tinted titles fail WCAG AA contrast. */
+const readableTitle = { title: { color: 'var(--mantine-color-text)' } };
+
 const num = (v: number | string, fallback: number) => (typeof v === 'number' ? v : Number.parseFloat(v) || fallback);
 
 /** Adds a tile below the tab's last one; the server checks context, columns and grid like an import. */
@@ -74,7 +77,7 @@ export function AddTileModal({ opened, onClose, project, tab }: { opened: boolea
 
   const contextOptions = (contexts.data ?? []).map((c) => c.name);
   return (
-    <Modal opened={opened} onClose={close} title={`Add a tile to ${tab.name}`} size="lg">
+    <Modal closeButtonProps={{ 'aria-label': 'Close dialog' }} opened={opened} onClose={close} title={`Add a tile to ${tab.name}`} size="lg">
       <form onSubmit={submit} noValidate>
         <Stack>
           <TextInput label="Tile name" required value={name} onChange={(e) => setName(e.currentTarget.value)} error={errors.name} maxLength={255} data-autofocus />
@@ -124,7 +127,7 @@ export function AddTileModal({ opened, onClose, project, tab }: { opened: boolea
             <NumberInput label="Height" min={1} max={MAX_TILE_HEIGHT} value={height} onChange={(v) => setHeight(num(v, 4))} error={errors['position.height']} />
           </Group>
           {formError && (
-            <Alert color="red" variant="light" role="alert">
+            <Alert styles={readableTitle} color="red" variant="light" role="alert">
               {formError}
             </Alert>
           )}

@@ -5,6 +5,9 @@ import type { ExportTemplateResponse, Tile } from '../../../../shared/tiles.ts';
 import { errorMessage } from '../../../lib/api-client.ts';
 import { useExportTemplate } from '../api.ts';
 
+/** Alert titles in the text colour: the light variants' tinted titles fail WCAG AA contrast. */
+const readableTitle = { title: { color: 'var(--mantine-color-text)' } };
+
 /** `<name>.tile.json`, with characters that file systems dislike replaced. */
 export function templateFileName(name: string): string {
   const safe = name.trim().replace(/[\\/:*?"<>|\u0000-\u001f]+/g, '_').slice(0, 120) || 'tile';
@@ -67,7 +70,7 @@ export function ExportModal({ tile, onClose }: { tile: Tile | null; onClose: () 
   const json = result ? JSON.stringify(result, null, 2) : '';
   const fileName = templateFileName(templateName || tile?.name || 'tile');
   return (
-    <Modal opened={tile !== null} onClose={onClose} title={tile ? `Export ${tile.name} as a template` : ''} size="lg">
+    <Modal closeButtonProps={{ 'aria-label': 'Close dialog' }} opened={tile !== null} onClose={onClose} title={tile ? `Export ${tile.name} as a template` : ''} size="lg">
       <Stack>
         <TextInput label="Template name" value={templateName} onChange={(e) => changed(setTemplateName)(e.currentTarget.value)} maxLength={255} />
         <Textarea label="Description" value={description} onChange={(e) => changed(setDescription)(e.currentTarget.value)} maxLength={2000} autosize minRows={2} />
@@ -86,7 +89,7 @@ export function ExportModal({ tile, onClose }: { tile: Tile | null; onClose: () 
           onChange={(e) => changed(setIncludeMetadata)(e.currentTarget.checked)}
         />
         {exporter.isError && (
-          <Alert color="red" variant="light" role="alert" title="Export failed">
+          <Alert styles={readableTitle} color="red" variant="light" role="alert" title="Export failed">
             {errorMessage(exporter.error)}
           </Alert>
         )}
@@ -95,7 +98,7 @@ export function ExportModal({ tile, onClose }: { tile: Tile | null; onClose: () 
             <Text size="sm" fw={500} id="export-preview-label">
               Preview
             </Text>
-            <ScrollArea.Autosize mah={260} type="auto">
+            <ScrollArea.Autosize mah={260} type="auto" viewportProps={{ tabIndex: 0, role: 'region', 'aria-label': 'Exported JSON' }}>
               <Code block aria-labelledby="export-preview-label">
                 {json}
               </Code>

@@ -8,6 +8,9 @@ import { parseTemplate, type ImportTemplateResponse, type TemplateIssue } from '
 import { ApiError, errorMessage } from '../../../lib/api-client.ts';
 import { dashboardQueries, useImportTemplate, validationResultOf } from '../api.ts';
 
+/** Alert titles in the text colour: the light variants' tinted titles fail WCAG AA contrast. */
+const readableTitle = { title: { color: 'var(--mantine-color-text)' } };
+
 const NEW_TAB = '__new__';
 const MAX_FILE_BYTES = 1024 * 1024;
 
@@ -160,7 +163,7 @@ export function ImportModal({
   const templateName = (newTileName.trim() || check.parsed?.name) ?? '';
 
   return (
-    <Modal opened={opened} onClose={onClose} title="Import a tile template" size="xl">
+    <Modal closeButtonProps={{ 'aria-label': 'Close dialog' }} opened={opened} onClose={onClose} title="Import a tile template" size="xl">
       <Stack>
         <Dropzone
           onDrop={(files) => void onFile(files)}
@@ -197,7 +200,7 @@ export function ImportModal({
           error={check.problems.length > 0 ? 'This template cannot be imported as it is.' : undefined}
         />
         {check.problems.length > 0 && (
-          <Alert color="red" variant="light" title="Checked in your browser" role="alert" icon={<IconAlertTriangle aria-hidden />}>
+          <Alert styles={readableTitle} color="red" variant="light" title="Checked in your browser" role="alert" icon={<IconAlertTriangle aria-hidden />}>
             <List size="sm">
               {check.problems.map((p) => (
                 <List.Item key={p}>{p}</List.Item>
@@ -234,10 +237,11 @@ export function ImportModal({
               setInterfaceId(v);
               setTabChoice(null);
             }}
+            allowDeselect={false}
             placeholder={interfaces.isPending ? 'Loading…' : interfaces.data?.length === 0 ? 'No interfaces in this project' : 'Choose an interface'}
             error={interfaces.isError ? errorMessage(interfaces.error) : undefined}
           />
-          <Select label="Tab" data={tabOptions} value={tabChoice} onChange={setTabChoice} disabled={!iface} placeholder="Choose a tab" />
+          <Select label="Tab" data={tabOptions} value={tabChoice} onChange={setTabChoice} disabled={!iface} placeholder="Choose a tab" allowDeselect={false} />
         </Group>
         {tabChoice === NEW_TAB && (
           <TextInput
@@ -267,7 +271,7 @@ export function ImportModal({
         />
 
         {conflict && (
-          <Alert color="yellow" variant="light" title="Name clash" role="alert" icon={<IconAlertTriangle aria-hidden />}>
+          <Alert styles={readableTitle} color="yellow" variant="light" title="Name clash" role="alert" icon={<IconAlertTriangle aria-hidden />}>
             <Stack gap="xs">
               <Text size="sm">{conflict.detail}</Text>
               <Group align="flex-end">
@@ -289,7 +293,7 @@ export function ImportModal({
           </Alert>
         )}
         {importer.isError && !conflict && (
-          <Alert color="red" variant="light" title={invalid ? 'The template does not fit this project' : 'Import failed'} role="alert">
+          <Alert styles={readableTitle} color="red" variant="light" title={invalid ? 'The template does not fit this project' : 'Import failed'} role="alert">
             <Stack gap="xs">
               <Text size="sm">{invalid ? 'Nothing was created. Fix these errors, or turn on Auto sanitize to drop what can be dropped.' : errorMessage(importer.error)}</Text>
               {invalid && <IssuesTable issues={invalid.issues} />}
@@ -297,7 +301,7 @@ export function ImportModal({
           </Alert>
         )}
         {result && (
-          <Alert color="teal" variant="light" title="Imported" role="status" icon={<IconCircleCheck aria-hidden />}>
+          <Alert styles={readableTitle} color="teal" variant="light" title="Imported" role="status" icon={<IconCircleCheck aria-hidden />}>
             <Stack gap="xs">
               <Text size="sm">The tile was created{result.validation_result ? (result.validation_result.valid ? ' and the template was valid.' : ' after sanitizing.') : ' without validation.'}</Text>
               {result.warnings.length > 0 && (

@@ -4,6 +4,9 @@ import { GRID_COLUMNS, MAX_TILE_HEIGHT, type Position, type Tile } from '../../.
 import { ApiError, errorMessage } from '../../../lib/api-client.ts';
 import { useUpdateTile } from '../api.ts';
 
+/** Alert titles in the text colour: the light variants' tinted titles fail WCAG AA contrast. */
+const readableTitle = { title: { color: 'var(--mantine-color-text)' } };
+
 const num = (v: number | string) => (typeof v === 'number' ? v : Number.parseFloat(v));
 
 /** Moves and resizes a tile with numbers (keyboard-friendly), previewing where it lands on the 12 columns. */
@@ -36,7 +39,7 @@ export function PositionModal({ project, tile, onClose }: { project: string; til
   };
 
   return (
-    <Modal opened={tile !== null} onClose={onClose} title={tile ? `Move or resize ${tile.name}` : ''}>
+    <Modal closeButtonProps={{ 'aria-label': 'Close dialog' }} opened={tile !== null} onClose={onClose} title={tile ? `Move or resize ${tile.name}` : ''}>
       <form onSubmit={submit} noValidate>
         <Stack>
           <Group grow>
@@ -61,7 +64,7 @@ export function PositionModal({ project, tile, onClose }: { project: string; til
             {fits ? `Columns ${pos.x + 1}–${pos.x + pos.width} of ${GRID_COLUMNS}.` : `x + width must stay within ${GRID_COLUMNS} columns.`}
           </Text>
           {formError && (
-            <Alert color="red" variant="light" role="alert">
+            <Alert styles={readableTitle} color="red" variant="light" role="alert">
               {formError}
             </Alert>
           )}

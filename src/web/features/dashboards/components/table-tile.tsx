@@ -24,7 +24,11 @@ export function TableTile({ project, tile }: { project: string; tile: Tile }) {
     );
   }
   return (
-    <ScrollArea.Autosize mah={Math.max(2, tile.position.height) * 56 - 60} type="auto">
+    <ScrollArea.Autosize
+      mah={Math.max(2, tile.position.height) * 56 - 60}
+      type="auto"
+      viewportProps={{ tabIndex: 0, role: 'region', 'aria-label': `Scrollable rows of tile ${tile.name}` }}
+    >
       <Table striped highlightOnHover withTableBorder stickyHeader fz="sm" aria-label={`Rows of ${tile.context} in tile ${tile.name}`}>
         <Table.Thead>
           <Table.Tr>
