@@ -147,7 +147,10 @@ export type ExportTemplateResponse = z.infer<typeof ExportTemplateResponse>;
 /** 11. POST /v0/tile/import_template. `template` is checked by parseTemplate (its loc stays under body.template). */
 export const ImportTemplateInput = z.object({
   project: name(255),
-  template: z.unknown().refine((v) => v !== undefined, 'Field required'),
+  template: z
+    .unknown()
+    .refine((v) => v !== undefined, 'Field required')
+    .describe('A tile template as export_template returns it (an object with name and a numeric position); column_order may be a JSON-encoded string.'),
   validate_first: opt(z.boolean()).transform((v) => v ?? true),
   auto_sanitize: opt(z.boolean()).transform((v) => v ?? true),
   overwrite_existing: opt(z.boolean()).transform((v) => v ?? false),

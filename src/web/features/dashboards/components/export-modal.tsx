@@ -4,15 +4,10 @@ import { useEffect, useState } from 'react';
 import type { ExportTemplateResponse, Tile } from '../../../../shared/tiles.ts';
 import { errorMessage } from '../../../lib/api-client.ts';
 import { useExportTemplate } from '../api.ts';
+import { templateFileName } from '../template-file.ts';
 
 /** Alert titles in the text colour: the light variants' tinted titles fail WCAG AA contrast. */
 const readableTitle = { title: { color: 'var(--mantine-color-text)' } };
-
-/** `<name>.tile.json`, with characters that file systems dislike replaced. */
-export function templateFileName(name: string): string {
-  const safe = name.trim().replace(/[\\/:*?"<>|\u0000-\u001f]+/g, '_').slice(0, 120) || 'tile';
-  return `${safe}.tile.json`;
-}
 
 function download(fileName: string, json: string) {
   const url = URL.createObjectURL(new Blob([json], { type: 'application/json' }));

@@ -4,7 +4,8 @@ import { Dropzone } from '@mantine/dropzone';
 import { IconAlertTriangle, IconCircleCheck, IconFileUpload } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
-import { parseTemplate, type ImportTemplateResponse, type TemplateIssue } from '../../../../shared/tiles.ts';
+import type { ImportTemplateResponse, TemplateIssue } from '../../../../shared/tiles.ts';
+import { checkTemplateText } from '../template-file.ts';
 import { ApiError, errorMessage } from '../../../lib/api-client.ts';
 import { dashboardQueries, useImportTemplate, validationResultOf } from '../api.ts';
 
@@ -13,24 +14,6 @@ const readableTitle = { title: { color: 'var(--mantine-color-text)' } };
 
 const NEW_TAB = '__new__';
 const MAX_FILE_BYTES = 1024 * 1024;
-
-/** What the browser makes of the pasted or dropped text before anything is sent. */
-export function checkTemplateText(text: string) {
-  if (!text.trim()) return { template: null, problems: [] as string[] };
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch (err) {
-    return { template: null, problems: [`This is not valid JSON: ${(err as Error).message}`] };
-  }
-  // A downloaded export holds {template, metadata, export_stats}: the template is inside.
-  if (raw && typeof raw === 'object' && !Array.isArray(raw) && 'template' in raw && typeof (raw as { template: unknown }).template === 'object') {
-    raw = (raw as { template: unknown }).template;
-  }
-  const parsed = parseTemplate(raw, []);
-  if (!parsed.ok) return { template: null, problems: parsed.issues.map((i) => (i.loc.length ? `${i.loc.join('.')}: ${i.msg}` : i.msg)) };
-  return { template: raw as Record<string, unknown>, parsed: parsed.template, problems: [] as string[] };
-}
 
 function IssuesTable({ issues }: { issues: TemplateIssue[] }) {
   if (issues.length === 0) return null;

@@ -2,31 +2,12 @@ import { Skeleton, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import type { Tile } from '../../../../shared/tiles.ts';
 import { ErrorAlert } from '../../../components/error-alert.tsx';
-import { dashboardQueries, type ContextRow } from '../api.ts';
-
-interface Point {
-  label: string;
-  x: number;
-  y: number;
-}
-
-/** x is numeric when every row's x is a number (or a date); otherwise rows are placed in order, labelled by x. */
-export function pointsOf(rows: ContextRow[], xAxis: string, yAxis: string): { points: Point[]; numericX: boolean } {
-  const usable = rows.filter((r) => typeof r.entries?.[yAxis] === 'number' && Number.isFinite(r.entries[yAxis] as number));
-  const asNumber = (v: unknown) => (typeof v === 'number' ? v : typeof v === 'string' && !Number.isNaN(Date.parse(v)) && /\d{4}-\d{2}/.test(v) ? Date.parse(v) : NaN);
-  const numericX = usable.length > 0 && usable.every((r) => Number.isFinite(asNumber(r.entries[xAxis])));
-  const points = usable.map((r, i) => ({
-    label: String(r.entries[xAxis] ?? i + 1),
-    x: numericX ? asNumber(r.entries[xAxis]) : i,
-    y: r.entries[yAxis] as number,
-  }));
-  if (numericX) points.sort((a, b) => a.x - b.x);
-  return { points, numericX };
-}
+import { dashboardQueries } from '../api.ts';
+import { pointsOf, type Point } from '../plot-data.ts';
 
 const W = 600;
 const H = 260;
-const PAD = { left: 48, right: 12, top: 12, bottom: 36 };
+const PAD = { left: 48, right: 12, top: 12, bottom: 44 };
 
 const fmt = new Intl.NumberFormat(undefined, { maximumFractionDigits: 2 });
 
