@@ -12,10 +12,7 @@ if (!dataDir || !port) throw new Error('E2E_DATA_DIR and E2E_PORT are set by pla
 let webDir = process.env.E2E_WEB_DIR;
 if (!webDir || !fs.existsSync(path.join(webDir, 'index.html'))) {
   webDir = path.join(dataDir, 'web');
-  const build = spawnSync(process.execPath, [path.join(root, 'node_modules/vite/bin/vite.js'), 'build', '--outDir', webDir, '--emptyOutDir', '--logLevel', 'warn'], {
-    cwd: root,
-    stdio: 'inherit',
-  });
+  const build = spawnSync(process.execPath, [path.join(root, 'scripts/build.mjs'), '--outDir', webDir], { cwd: root, stdio: 'inherit' });
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
 

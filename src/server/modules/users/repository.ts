@@ -45,23 +45,10 @@ export async function createUser(db: Conn, input: NewUser, now: Date): Promise<{
         updated_at: at,
       })
       .execute();
-    const key = generateApiKey('personal');
-    await tx
-      .insertInto('api_keys')
-      .values({
-        key_hash: key.hash,
-        prefix: key.prefix,
-        kind: 'personal',
-        user_id: userId,
-        organization_id: null,
-        membership_id: null,
-        created_at: at,
-        revoked_at: null,
-      })
-      .execute();
+    const apiKey = await insertPersonalKey(tx, userId, at);
     await openAccount(tx, { userId }, input.creditsMicros, now);
     for (const hook of userCreatedHooks) await hook(tx, userId, now);
-    return { userId, apiKey: key.raw };
+    return { userId, apiKey };
   });
 }
 
@@ -71,6 +58,16 @@ export function findUserByEmail(db: Conn, email: string) {
 
 export function findUser(db: Conn, userId: string) {
   return db.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirst();
+}
+
+/** Stores a new personal key (its hash only) and returns the raw key: the one time it exists. */
+async function insertPersonalKey(tx: Conn, userId: string, at: string): Promise<string> {
+  const key = generateApiKey('personal');
+  await tx
+    .insertInto('api_keys')
+    .values({ key_hash: key.hash, prefix: key.prefix, kind: 'personal', user_id: userId, organization_id: null, membership_id: null, created_at: at, revoked_at: null })
+    .execute();
+  return key.raw;
 }
 
 /** Revokes the user's personal key and issues a new one (CLI `key rotate`). */
@@ -84,20 +81,6 @@ export async function rotatePersonalKey(db: Conn, userId: string, now: Date): Pr
       .where('kind', '=', 'personal')
       .where('revoked_at', 'is', null)
       .execute();
-    const key = generateApiKey('personal');
-    await tx
-      .insertInto('api_keys')
-      .values({
-        key_hash: key.hash,
-        prefix: key.prefix,
-        kind: 'personal',
-        user_id: userId,
-        organization_id: null,
-        membership_id: null,
-        created_at: at,
-        revoked_at: null,
-      })
-      .execute();
-    return key.raw;
+    return insertPersonalKey(tx, userId, at);
   });
 }
