@@ -12,6 +12,8 @@ export interface Config {
   webDir: string | null;
   smtpUrl: string | null;
   mailFrom: string;
+  /** Run the outbox mail worker in this process (on for the server, off in tests). */
+  mailWorker: boolean;
   s3: {
     endpoint: string;
     bucket: string;
@@ -63,6 +65,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     webDir: env.ROSTER_WEB_DIR === 'none' ? null : path.resolve(env.ROSTER_WEB_DIR || 'dist'),
     smtpUrl: env.ROSTER_SMTP_URL || null,
     mailFrom: env.ROSTER_MAIL_FROM || 'Roster <no-reply@roster.local>',
+    mailWorker: bool(env, 'ROSTER_MAIL_WORKER', true),
     s3: s3Endpoint
       ? {
           endpoint: s3Endpoint,
@@ -100,6 +103,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
       databaseUrl: 'sqlite::memory:',
       logLevel: 'silent',
       seedDemo: false,
+      mailWorker: false,
       validateResponses: true,
       // Off unless a test is about rate limits.
       rateLimit: { perKey: 0, perIp: 0, windowSeconds: 60 },

@@ -56,3 +56,80 @@ export async function createOrganization(
     return { organizationId, apiKey, createdAt };
   });
 }
+
+const displayName = (first: string | null, last: string | null): string | null =>
+  [first, last].filter((s) => s && s.trim()).join(' ') || null;
+
+/** The spec's Organization member records of one organization, oldest first. */
+export async function listMembers(db: Conn, organizationId: number) {
+  const rows = await db
+    .selectFrom('memberships as m')
+    .innerJoin('users as u', 'u.id', 'm.user_id')
+    .innerJoin('roles as r', 'r.id', 'm.role_id')
+    .select([
+      'm.id',
+      'm.user_id',
+      'm.organization_id',
+      'm.role_id',
+      'r.name as role_name',
+      'm.created_at',
+      'u.first_name',
+      'u.last_name',
+      'u.email',
+      'u.image',
+      'u.bio',
+      'u.timezone',
+      'u.phone_number',
+    ])
+    .where('m.organization_id', '=', organizationId)
+    .orderBy('m.id')
+    .execute();
+  return rows.map(({ first_name, last_name, ...r }) => ({ ...r, name: displayName(first_name, last_name) }));
+}
+
+/** The organizations `userId` belongs to, with their role. */
+export async function listOrganizationsOf(db: Conn, userId: string) {
+  const rows = await db
+    .selectFrom('memberships as m')
+    .innerJoin('organizations as o', 'o.id', 'm.organization_id')
+    .innerJoin('roles as r', 'r.id', 'm.role_id')
+    .select((eb) => [
+      'o.id',
+      'o.name',
+      'o.owner_id',
+      'o.created_at',
+      'm.role_id',
+      'r.name as role_name',
+      eb
+        .selectFrom('memberships as mm')
+        .whereRef('mm.organization_id', '=', 'o.id')
+        .select((e) => e.fn.countAll<number>().as('n'))
+        .as('member_count'),
+    ])
+    .where('m.user_id', '=', userId)
+    .orderBy('o.id')
+    .execute();
+  return rows.map((r) => ({ ...r, member_count: Number(r.member_count ?? 0) }));
+}
+
+export async function findMembership(db: Conn, organizationId: number, userId: string) {
+  return db
+    .selectFrom('memberships')
+    .selectAll()
+    .where('organization_id', '=', organizationId)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+}
+
+/** Removes a membership and revokes that member's organization key(s), in one transaction. */
+export async function removeMembership(db: Conn, membershipId: number, now: Date): Promise<void> {
+  await db.transaction().execute(async (tx) => {
+    await tx
+      .updateTable('api_keys')
+      .set({ revoked_at: now.toISOString(), membership_id: null })
+      .where('membership_id', '=', membershipId)
+      .where('revoked_at', 'is', null)
+      .execute();
+    await tx.deleteFrom('memberships').where('id', '=', membershipId).execute();
+  });
+}

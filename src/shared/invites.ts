@@ -1,0 +1,54 @@
+import { z } from 'zod';
+import { email, intId, opt, Timestamp } from './common.ts';
+
+export const INVITE_MIN_DAYS = 1;
+export const INVITE_MAX_DAYS = 30;
+export const INVITE_DEFAULT_DAYS = 7;
+/** Invites (and re-invites) one organization may send per hour. */
+export const INVITES_PER_HOUR = 50;
+
+/** 12. POST /v0/organizations/{organization_id}/invites */
+export const InviteInput = z.object({
+  email: email(),
+  role_id: opt(intId('role_id')),
+  role_name: opt(z.string().trim().max(50, 'Must be at most 50 characters.')),
+  expires_in_days: opt(
+    z
+      .number({ error: 'expires_in_days must be an integer.' })
+      .int('expires_in_days must be an integer.')
+      .min(INVITE_MIN_DAYS, `Must be between ${INVITE_MIN_DAYS} and ${INVITE_MAX_DAYS} days.`)
+      .max(INVITE_MAX_DAYS, `Must be between ${INVITE_MIN_DAYS} and ${INVITE_MAX_DAYS} days.`),
+  ),
+});
+export type InviteInput = z.input<typeof InviteInput>;
+
+/** The spec's Organization invite; `token` is set only in the create response. */
+export const InviteSchema = z.object({
+  id: z.string(),
+  token: z.string().nullable(),
+  organization_id: z.number().int(),
+  organization_name: z.string(),
+  invitee_email: z.string(),
+  invited_by_user_id: z.string(),
+  invited_by_name: z.string().nullable(),
+  role_id: z.number().int(),
+  role_name: z.string().nullable(),
+  expires_at: Timestamp,
+  created_at: Timestamp,
+});
+export type Invite = z.infer<typeof InviteSchema>;
+export const InviteListSchema = z.object({ invites: z.array(InviteSchema) });
+
+export const AcceptedInviteSchema = z.object({
+  message: z.string(),
+  organization_id: z.number().int(),
+  organization_name: z.string(),
+  api_key: z.string(),
+});
+export type AcceptedInvite = z.infer<typeof AcceptedInviteSchema>;
+
+export const InviteIdParams = z.object({
+  organization_id: intId('organization_id'),
+  invite_id: z.string().min(1).max(100),
+});
+export const TokenParams = z.object({ token: z.string().min(1).max(200) });
