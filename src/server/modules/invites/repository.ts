@@ -7,7 +7,7 @@ import type { Invite } from '../../../shared/invites.ts';
 import { roleById } from '../../../shared/roles.ts';
 import { conflict, tooManyRequests } from '../../http/errors.ts';
 import { enqueueMail } from '../../mail/outbox.ts';
-import { isUniqueViolation } from '../tiles/repository.ts';
+import { isUniqueViolation } from '../../db/unique-violation.ts';
 
 const HOUR = 3_600_000;
 

@@ -17,7 +17,7 @@ import { requireKeyPermission, requireOrgPermission } from '../../auth/principal
 import { badRequest, conflict, invalid, notFound } from '../../http/errors.ts';
 import { route } from '../../http/route.ts';
 import { startMailWorker } from '../../mail/worker.ts';
-import { isUniqueViolation } from '../tiles/repository.ts';
+import { isUniqueViolation } from '../../db/unique-violation.ts';
 import {
   createOrganization,
   findMembership,
