@@ -1,4 +1,4 @@
-import { IconHome, IconLayoutDashboard, type Icon } from '@tabler/icons-react';
+import { IconBuilding, IconHome, IconLayoutDashboard, type Icon } from '@tabler/icons-react';
 
 export interface NavItem {
   label: string;
@@ -10,4 +10,5 @@ export interface NavItem {
 export const NAV_ITEMS: NavItem[] = [
   { label: 'Overview', to: '/', icon: IconHome },
   { label: 'Dashboards', to: '/dashboards', icon: IconLayoutDashboard },
+  { label: 'Organization', to: '/organization', icon: IconBuilding },
 ];

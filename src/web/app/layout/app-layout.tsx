@@ -7,7 +7,7 @@ import { sessionStore, useSession } from '../../lib/session.ts';
 import { NAV_ITEMS } from '../nav.ts';
 import { ColorSchemeToggle } from './color-scheme-toggle.tsx';
 import { UserMenu } from './user-menu.tsx';
-import { WorkspaceSlot } from './workspace-slot.tsx';
+import { WorkspaceSwitcher as WorkspaceSlot } from '../../features/organizations/components/workspace-switcher.tsx';
 import classes from './app-layout.module.css';
 
 export function AppLayout() {

@@ -1,0 +1,130 @@
+import { notifications } from '@mantine/notifications';
+import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { api } from '../../lib/api-client.ts';
+import type { AcceptedInvite, Invite } from '../../../shared/invites.ts';
+import type { AddedMember, CreatedOrganization, Member, OrganizationSummary } from '../../../shared/organizations.ts';
+import type { Role } from '../../../shared/roles.ts';
+
+export const orgKeys = {
+  all: ['organizations'] as const,
+  mine: () => [...orgKeys.all, 'mine'] as const,
+  members: (orgId: number) => [...orgKeys.all, orgId, 'members'] as const,
+  invites: (orgId: number) => [...orgKeys.all, orgId, 'invites'] as const,
+  roles: (orgId: number) => [...orgKeys.all, orgId, 'roles'] as const,
+  invite: (token: string) => [...orgKeys.all, 'invite', token] as const,
+};
+
+export const orgQueries = {
+  mine: () =>
+    queryOptions({
+      queryKey: orgKeys.mine(),
+      queryFn: ({ signal }) => api.get<{ organizations: OrganizationSummary[] }>('/v0/organizations', { signal }).then((r) => r.organizations),
+    }),
+  members: (orgId: number) =>
+    queryOptions({
+      queryKey: orgKeys.members(orgId),
+      queryFn: ({ signal }) => api.get<Member[]>(`/v0/organizations/${orgId}/members`, { signal }),
+    }),
+  invites: (orgId: number) =>
+    queryOptions({
+      queryKey: orgKeys.invites(orgId),
+      queryFn: ({ signal }) => api.get<{ invites: Invite[] }>(`/v0/organizations/${orgId}/invites`, { signal }).then((r) => r.invites),
+    }),
+  roles: (orgId: number) =>
+    queryOptions({
+      queryKey: orgKeys.roles(orgId),
+      queryFn: ({ signal }) => api.get<{ roles: Role[] }>(`/v0/organizations/${orgId}/roles`, { signal }).then((r) => r.roles),
+      staleTime: Infinity,
+    }),
+  invite: (token: string) =>
+    queryOptions({
+      queryKey: orgKeys.invite(token),
+      queryFn: ({ signal }) => api.get<Invite>(`/v0/invites/${encodeURIComponent(token)}`, { signal }),
+      retry: false,
+    }),
+};
+
+/** The link an invitee opens (the dashboard's own origin). */
+export function inviteLink(token: string): string {
+  return `${window.location.origin}/invite?token=${encodeURIComponent(token)}`;
+}
+
+export function useCreateOrganization() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (name: string) => api.post<CreatedOrganization>('/v0/organizations', { name }),
+    onSuccess: (org) => {
+      void qc.invalidateQueries({ queryKey: orgKeys.mine() });
+      notifications.show({ color: 'teal', message: `Organization ${org.name} created.` });
+    },
+  });
+}
+
+export function useAddMember(orgId: number) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (input: { user_id: string; role_id: number }) => api.post<AddedMember>(`/v0/organizations/${orgId}/members`, input),
+    onSuccess: () => {
+      void qc.invalidateQueries({ queryKey: orgKeys.members(orgId) });
+      notifications.show({ color: 'teal', message: 'Member added.' });
+    },
+  });
+}
+
+export function useChangeRole(orgId: number) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (input: { user_id: string; role_id: number }) =>
+      api.patch<Member>(`/v0/organizations/${orgId}/members/${encodeURIComponent(input.user_id)}`, { role_id: input.role_id }),
+    onSuccess: (m) => {
+      void qc.invalidateQueries({ queryKey: orgKeys.members(orgId) });
+      notifications.show({ color: 'teal', message: `${m.name ?? m.email ?? 'Member'} is now ${m.role_name}.` });
+    },
+    onError: (error) => notifications.show({ color: 'red', title: 'Role not changed', message: error.message }),
+  });
+}
+
+export function useRemoveMember(orgId: number) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (userId: string) => api.delete<void>(`/v0/organizations/${orgId}/members/${encodeURIComponent(userId)}`),
+    onSuccess: () => {
+      void qc.invalidateQueries({ queryKey: orgKeys.members(orgId) });
+      notifications.show({ color: 'teal', message: 'Member removed; their organization key no longer works.' });
+    },
+    onError: (error) => notifications.show({ color: 'red', title: 'Member not removed', message: error.message }),
+  });
+}
+
+export function useInvite(orgId: number) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (input: { email: string; role_id: number; expires_in_days: number }) =>
+      api.post<Invite>(`/v0/organizations/${orgId}/invites`, input),
+    onSuccess: (inv) => {
+      void qc.invalidateQueries({ queryKey: orgKeys.invites(orgId) });
+      notifications.show({ color: 'teal', message: `Invitation sent to ${inv.invitee_email}.` });
+    },
+  });
+}
+
+export function useCancelInvite(orgId: number) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (inviteId: string) => api.delete<void>(`/v0/organizations/${orgId}/invites/${encodeURIComponent(inviteId)}`),
+    onSuccess: () => {
+      void qc.invalidateQueries({ queryKey: orgKeys.invites(orgId) });
+      notifications.show({ color: 'teal', message: 'Invitation cancelled; its link no longer works.' });
+    },
+    onError: (error) => notifications.show({ color: 'red', title: 'Invitation not cancelled', message: error.message }),
+  });
+}
+
+export function useAnswerInvite(token: string) {
+  return useMutation({
+    mutationFn: (answer: 'accept' | 'decline') =>
+      answer === 'accept'
+        ? api.post<AcceptedInvite>(`/v0/invites/${encodeURIComponent(token)}/accept`)
+        : api.post<{ message: string }>(`/v0/invites/${encodeURIComponent(token)}/decline`),
+  });
+}

@@ -1,0 +1,122 @@
+import { Badge, Button, Group, Skeleton, Stack, Table, Tabs, Text } from '@mantine/core';
+import { IconBuilding, IconMail, IconShieldLock, IconUsers } from '@tabler/icons-react';
+import { useQuery } from '@tanstack/react-query';
+import { EmptyState } from '../../../components/empty-state.tsx';
+import { ErrorAlert } from '../../../components/error-alert.tsx';
+import { PageHeader } from '../../../components/page-header.tsx';
+import { useSession } from '../../../lib/session.ts';
+import { useMe } from '../../../lib/use-me.ts';
+import { orgQueries } from '../api.ts';
+import { InvitesPanel } from '../components/invites-panel.tsx';
+import { MembersPanel } from '../components/members-panel.tsx';
+import { RolesMatrix } from '../components/roles-matrix.tsx';
+
+/** With a personal key: the organizations the user belongs to, and how to open one. */
+function PersonalWorkspace() {
+  const orgs = useQuery(orgQueries.mine());
+  const session = useSession();
+  if (orgs.isPending) return <Skeleton height={160} />;
+  if (orgs.isError) return <ErrorAlert error={orgs.error} onRetry={() => void orgs.refetch()} />;
+  if (orgs.data.length === 0) {
+    return (
+      <EmptyState
+        icon={<IconBuilding />}
+        title="You are in your personal workspace"
+        description="Create an organization from the workspace menu in the header, or accept an invitation, to manage members here."
+      />
+    );
+  }
+  return (
+    <Stack>
+      <Text>
+        Members and invitations are managed with the organization’s key. Switch workspace from the header; organizations you belong
+        to:
+      </Text>
+      <Table aria-label="Your organizations" striped>
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>Organization</Table.Th>
+            <Table.Th>Your role</Table.Th>
+            <Table.Th>Members</Table.Th>
+            <Table.Th>In this session</Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {orgs.data.map((o) => {
+            const held = session.keys.find((k) => k.key.startsWith('rko_') && k.label === o.name);
+            return (
+              <Table.Tr key={o.id}>
+                <Table.Td>{o.name}</Table.Td>
+                <Table.Td>
+                  <Badge variant="light">{o.role_name}</Badge>
+                </Table.Td>
+                <Table.Td>{o.member_count}</Table.Td>
+                <Table.Td>
+                  {held ? (
+                    <Button size="xs" variant="light" onClick={() => session.switchKey(held.key)}>
+                      Switch to {o.name}
+                    </Button>
+                  ) : (
+                    <Text size="sm" c="dimmed">
+                      Sign in with its organization key to manage it
+                    </Text>
+                  )}
+                </Table.Td>
+              </Table.Tr>
+            );
+          })}
+        </Table.Tbody>
+      </Table>
+    </Stack>
+  );
+}
+
+export function OrganizationPage() {
+  const me = useMe();
+  if (me.isPending) return <Skeleton height={320} />;
+  if (me.isError) return <ErrorAlert error={me.error} onRetry={() => void me.refetch()} />;
+  const orgId = me.data.key.organization_id;
+  if (me.data.key.kind !== 'organization' || orgId === null) {
+    return (
+      <Stack>
+        <PageHeader title="Organization" description="Members, invitations and roles of an organization workspace." />
+        <PersonalWorkspace />
+      </Stack>
+    );
+  }
+  return (
+    <Stack>
+      <PageHeader
+        title={me.data.key.organization_name ?? 'Organization'}
+        description={
+          <Group gap="xs">
+            <Text span>Your role:</Text>
+            <Badge variant="light">{me.data.key.role_name}</Badge>
+          </Group>
+        }
+      />
+      <Tabs defaultValue="members" keepMounted={false}>
+        <Tabs.List>
+          <Tabs.Tab value="members" leftSection={<IconUsers size={16} aria-hidden />}>
+            Members
+          </Tabs.Tab>
+          <Tabs.Tab value="invites" leftSection={<IconMail size={16} aria-hidden />}>
+            Invitations
+          </Tabs.Tab>
+          <Tabs.Tab value="roles" leftSection={<IconShieldLock size={16} aria-hidden />}>
+            Roles
+          </Tabs.Tab>
+        </Tabs.List>
+        <Tabs.Panel value="members" pt="md">
+          <MembersPanel orgId={orgId} me={me.data} />
+        </Tabs.Panel>
+        <Tabs.Panel value="invites" pt="md">
+          <InvitesPanel orgId={orgId} me={me.data} />
+        </Tabs.Panel>
+        <Tabs.Panel value="roles" pt="md">
+          <RolesMatrix orgId={orgId} />
+        </Tabs.Panel>
+      </Tabs>
+    </Stack>
+  );
+}
