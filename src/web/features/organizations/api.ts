@@ -5,6 +5,11 @@ import type { AcceptedInvite, Invite } from '../../../shared/invites.ts';
 import type { AddedMember, CreatedOrganization, Member, OrganizationSummary } from '../../../shared/organizations.ts';
 import type { Role } from '../../../shared/roles.ts';
 
+/** Notifications whose close button has a name (axe: button-name). */
+function notify(n: { color: string; message: string; title?: string }) {
+  notifications.show({ ...n, closeButtonProps: { 'aria-label': 'Dismiss notification' } });
+}
+
 export const orgKeys = {
   all: ['organizations'] as const,
   mine: () => [...orgKeys.all, 'mine'] as const,
@@ -55,7 +60,7 @@ export function useCreateOrganization() {
     mutationFn: (name: string) => api.post<CreatedOrganization>('/v0/organizations', { name }),
     onSuccess: (org) => {
       void qc.invalidateQueries({ queryKey: orgKeys.mine() });
-      notifications.show({ color: 'teal', message: `Organization ${org.name} created.` });
+      notify({ color: 'teal', message: `Organization ${org.name} created.` });
     },
   });
 }
@@ -66,7 +71,7 @@ export function useAddMember(orgId: number) {
     mutationFn: (input: { user_id: string; role_id: number }) => api.post<AddedMember>(`/v0/organizations/${orgId}/members`, input),
     onSuccess: () => {
       void qc.invalidateQueries({ queryKey: orgKeys.members(orgId) });
-      notifications.show({ color: 'teal', message: 'Member added.' });
+      notify({ color: 'teal', message: 'Member added.' });
     },
   });
 }
@@ -78,9 +83,9 @@ export function useChangeRole(orgId: number) {
       api.patch<Member>(`/v0/organizations/${orgId}/members/${encodeURIComponent(input.user_id)}`, { role_id: input.role_id }),
     onSuccess: (m) => {
       void qc.invalidateQueries({ queryKey: orgKeys.members(orgId) });
-      notifications.show({ color: 'teal', message: `${m.name ?? m.email ?? 'Member'} is now ${m.role_name}.` });
+      notify({ color: 'teal', message: `${m.name ?? m.email ?? 'Member'} is now ${m.role_name}.` });
     },
-    onError: (error) => notifications.show({ color: 'red', title: 'Role not changed', message: error.message }),
+    onError: (error) => notify({ color: 'red', title: 'Role not changed', message: error.message }),
   });
 }
 
@@ -90,9 +95,9 @@ export function useRemoveMember(orgId: number) {
     mutationFn: (userId: string) => api.delete<void>(`/v0/organizations/${orgId}/members/${encodeURIComponent(userId)}`),
     onSuccess: () => {
       void qc.invalidateQueries({ queryKey: orgKeys.members(orgId) });
-      notifications.show({ color: 'teal', message: 'Member removed; their organization key no longer works.' });
+      notify({ color: 'teal', message: 'Member removed; their organization key no longer works.' });
     },
-    onError: (error) => notifications.show({ color: 'red', title: 'Member not removed', message: error.message }),
+    onError: (error) => notify({ color: 'red', title: 'Member not removed', message: error.message }),
   });
 }
 
@@ -103,7 +108,7 @@ export function useInvite(orgId: number) {
       api.post<Invite>(`/v0/organizations/${orgId}/invites`, input),
     onSuccess: (inv) => {
       void qc.invalidateQueries({ queryKey: orgKeys.invites(orgId) });
-      notifications.show({ color: 'teal', message: `Invitation sent to ${inv.invitee_email}.` });
+      notify({ color: 'teal', message: `Invitation sent to ${inv.invitee_email}.` });
     },
   });
 }
@@ -114,9 +119,9 @@ export function useCancelInvite(orgId: number) {
     mutationFn: (inviteId: string) => api.delete<void>(`/v0/organizations/${orgId}/invites/${encodeURIComponent(inviteId)}`),
     onSuccess: () => {
       void qc.invalidateQueries({ queryKey: orgKeys.invites(orgId) });
-      notifications.show({ color: 'teal', message: 'Invitation cancelled; its link no longer works.' });
+      notify({ color: 'teal', message: 'Invitation cancelled; its link no longer works.' });
     },
-    onError: (error) => notifications.show({ color: 'red', title: 'Invitation not cancelled', message: error.message }),
+    onError: (error) => notify({ color: 'red', title: 'Invitation not cancelled', message: error.message }),
   });
 }
 
