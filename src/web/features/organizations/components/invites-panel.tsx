@@ -13,17 +13,10 @@ import type { Invite } from '../../../../shared/invites.ts';
 import { inviteLink, orgQueries, useCancelInvite, useInvite } from '../api.ts';
 import { ASSIGNABLE_ROLES } from './members-panel.tsx';
 import { PermissionGate } from './permission-gate.tsx';
+import { timeLeft } from '../format.ts';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
-export function timeLeft(expiresAt: string, now = Date.now()): string {
-  const ms = new Date(expiresAt).getTime() - now;
-  if (ms <= 0) return 'expired';
-  const hours = Math.floor(ms / 3_600_000);
-  if (hours >= 36) return `in ${Math.round(ms / 86_400_000)} days`;
-  if (hours >= 1) return `in ${hours} h`;
-  return `in ${Math.max(1, Math.floor(ms / 60_000))} min`;
-}
 
 function InviteModal({ orgId, opened, onClose, preset }: { orgId: number; opened: boolean; onClose: () => void; preset: Invite | null }) {
   const invite = useInvite(orgId);
