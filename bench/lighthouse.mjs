@@ -81,7 +81,7 @@ try {
     { name: 'sign-in', url: `${base}/sign-in` },
     { name: 'assistants', url: `${base}/assistants#key=${key}` },
     { name: 'project contexts', url: `${base}/projects/lighthouse#key=${key}` },
-    { name: 'members', url: `${base}/organizations/${org.organization_id}/members#key=${org.api_key}` },
+    { name: 'members', url: `${base}/organization#key=${org.api_key}` },
   ];
 
   chrome = await chromeLauncher.launch({
