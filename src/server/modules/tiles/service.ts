@@ -1,0 +1,213 @@
+import type { Principal } from '../../auth/principal.ts';
+import { scopeOf } from '../../auth/principal.ts';
+import type { Conn } from '../../db/connection.ts';
+import { conflict, HttpError, invalid, notFound } from '../../http/errors.ts';
+import type { Deps } from '../../deps.ts';
+import {
+  parseTemplate,
+  TEMPLATE_VERSION,
+  type ExportTemplateResponse,
+  type ImportTemplateResponse,
+  type ParsedTemplate,
+  type TileTemplate,
+  type ValidationResult,
+} from '../../../shared/tiles.ts';
+import { projectContexts, projectInScope } from './project-access.ts';
+import {
+  checkpointOf,
+  contentOfRow,
+  findInterface,
+  findTab,
+  findTabByName,
+  findTile,
+  findTileByName,
+  findTileInTab,
+  insertTab,
+  insertTile,
+  isUniqueViolation,
+  deleteRow,
+  type TileContent,
+  type TileRef,
+} from './repository.ts';
+import { issuesAsDetail, sanitizeTemplate, validateTemplate, type TemplateTarget } from './template-service.ts';
+
+export const tileClash = (name: string) =>
+  conflict(`Tile with name ${name} already exists. Use overwrite_existing=true to replace it.`);
+
+/** What GET interfaces and the checks of POST/PATCH tile need: the project's contexts and their columns. */
+export async function targetOf(db: Conn, projectId: number, projectName: string): Promise<TemplateTarget> {
+  return { project: projectName, contexts: await projectContexts(db, projectId) };
+}
+
+// ---------------------------------------------------------------------------------------------
+// 10. Export
+
+export interface ExportRequest {
+  include_metadata: boolean;
+  description?: string;
+  tags: string[];
+  template_name?: string;
+  tile_id?: string;
+  tab_id?: string;
+  tile_name?: string;
+  checkpoint: boolean;
+}
+
+export async function exportTemplate(deps: Deps, principal: Principal, body: ExportRequest): Promise<ExportTemplateResponse> {
+  const scope = scopeOf(principal);
+  let tile: TileRef | undefined;
+  if (body.tile_id !== undefined) {
+    tile = await findTile(deps.db, scope, body.tile_id);
+    if (!tile) throw notFound('Tile not found.');
+  } else if (body.tab_id !== undefined && body.tile_name !== undefined) {
+    const tab = await findTab(deps.db, scope, body.tab_id);
+    if (!tab) throw notFound('Tab not found.');
+    tile = await findTileInTab(deps.db, scope, tab.id, body.tile_name.trim());
+    if (!tile) throw notFound(`Tile ${body.tile_name.trim()} not found in tab ${tab.name}.`);
+  } else {
+    throw new HttpError(400, 'Either tile_id or both tab_id and tile_name must be provided.');
+  }
+
+  let content: TileContent = contentOfRow(tile);
+  if (body.checkpoint) {
+    const saved = checkpointOf(tile);
+    if (!saved) throw notFound(`Tile ${tile.name} has no checkpoint. Save one first with POST /v0/tile/${tile.id}/checkpoint.`);
+    content = saved;
+  }
+
+  const template: TileTemplate = {
+    name: content.name,
+    type: content.type,
+    position: content.position,
+    context: content.context,
+    ...(content.type === 'Table' && content.table_tile ? { table_tile: content.table_tile } : {}),
+    ...(content.type === 'Plot' && content.plot_tile ? { plot_tile: content.plot_tile } : {}),
+    template_version: TEMPLATE_VERSION,
+    description: body.description ?? null,
+    tags: body.tags,
+    ...(body.include_metadata && tile.created_by ? { created_by: tile.created_by } : {}),
+  };
+  const exportedAt = deps.now().toISOString();
+  const metadata: ExportTemplateResponse['metadata'] = body.include_metadata
+    ? {
+        exported_at: exportedAt,
+        exported_by: principal.userId,
+        source_tab: { id: tile.tab_id, name: tile.tab_name, interface: tile.interface_name },
+        template_name: body.template_name ?? content.name,
+      }
+    : { exported_at: exportedAt };
+  return { template, metadata, export_stats: { tiles: 1 } };
+}
+
+// ---------------------------------------------------------------------------------------------
+// 11. Import
+
+export interface ImportRequest {
+  project: string;
+  template: unknown;
+  validate_first: boolean;
+  auto_sanitize: boolean;
+  overwrite_existing: boolean;
+  tab_id?: string;
+  interface_id?: string;
+  tab_name?: string;
+  new_tile_name?: string;
+}
+
+/** Where the tile goes: an existing tab, or a tab (maybe to be created) named within an interface. */
+type Destination = { kind: 'tab'; tabId: string } | { kind: 'named'; interfaceId: string; interfaceName: string; tabName: string };
+
+function contentOf(t: ParsedTemplate, name: string): TileContent {
+  return {
+    name,
+    type: t.type,
+    position: t.position,
+    context: t.context,
+    table_tile: t.type === 'Table' ? t.table_tile : null,
+    plot_tile: t.type === 'Plot' ? t.plot_tile : null,
+  };
+}
+
+function rejectInvalid(result: ValidationResult): never {
+  const errors = result.issues.filter((i) => i.level === 'error').length;
+  throw new HttpError(422, issuesAsDetail(result), {}, { validation_result: result, errors });
+}
+
+export async function importTemplate(deps: Deps, principal: Principal, body: ImportRequest): Promise<ImportTemplateResponse> {
+  const scope = scopeOf(principal);
+  const project = await projectInScope(deps.db, scope, body.project);
+  if (!project) throw notFound('Project not found.');
+
+  // Destination first: a template for nowhere is a malformed request whatever it holds.
+  let destination: Destination;
+  if (body.tab_id !== undefined) {
+    const tab = await findTab(deps.db, scope, body.tab_id);
+    if (!tab || tab.project_id !== project.id) throw notFound(`Tab not found in project ${project.name}.`);
+    destination = { kind: 'tab', tabId: tab.id };
+  } else if (body.interface_id !== undefined && body.tab_name !== undefined) {
+    const iface = await findInterface(deps.db, scope, body.interface_id);
+    if (!iface || iface.project_id !== project.id) throw notFound(`Interface not found in project ${project.name}.`);
+    destination = { kind: 'named', interfaceId: iface.id, interfaceName: iface.name, tabName: body.tab_name };
+  } else {
+    throw invalid(['body', 'tab_id'], 'Either tab_id or both interface_id and tab_name must be provided.', 'missing');
+  }
+
+  const parsed = parseTemplate(body.template);
+  if (!parsed.ok) throw new HttpError(422, parsed.issues);
+
+  const target = await targetOf(deps.db, project.id, project.name);
+  const warnings: string[] = [];
+  let validation: ValidationResult | null = null;
+  let template = parsed.template;
+  if (body.validate_first) {
+    validation = validateTemplate(parsed.template, parsed.unknownKeys, target);
+    if (!validation.valid && !body.auto_sanitize) rejectInvalid(validation);
+  }
+  if (body.auto_sanitize) {
+    const fixed = sanitizeTemplate(parsed.template, parsed.unknownKeys, target);
+    template = fixed.template;
+    warnings.push(...fixed.warnings);
+    // What sanitizing cannot fix (a context the project lacks, a plot axis) still stops a validated import.
+    if (body.validate_first && !fixed.remaining.valid) rejectInvalid({ valid: false, issues: validation!.issues });
+  }
+
+  const tileName = body.new_tile_name ?? template.name;
+  const content = contentOf(template, tileName);
+
+  // One retry: a concurrent import may create the same tab between our read and our insert.
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const created = await deps.db.transaction().execute(async (tx) => {
+        const extra: string[] = [];
+        let tabId: string;
+        if (destination.kind === 'tab') tabId = destination.tabId;
+        else {
+          const existing = await findTabByName(tx, destination.interfaceId, destination.tabName);
+          if (existing) tabId = existing.id;
+          else {
+            tabId = (await insertTab(tx, destination.interfaceId, destination.tabName, deps.now())).id;
+            extra.push(`Tab ${destination.tabName} did not exist in interface ${destination.interfaceName} and was created.`);
+          }
+        }
+        const clash = await findTileByName(tx, tabId, tileName);
+        if (clash) {
+          if (!body.overwrite_existing) throw tileClash(tileName);
+          await deleteRow(tx, 'tiles', clash.id);
+          extra.push(`Replaced the existing tile ${tileName} (id ${clash.id}).`);
+        }
+        const row = await insertTile(tx, tabId, content, principal.userId, deps.now());
+        return { tileId: row.id, tabId, extra };
+      });
+      return {
+        success: true,
+        validation_result: validation,
+        import_stats: { tiles: 1 },
+        created_ids: { tile_id: created.tileId, tab_id: created.tabId },
+        warnings: [...created.extra, ...warnings],
+      };
+    } catch (err) {
+      if (!isUniqueViolation(err)) throw err;
+      if (attempt >= 1) throw tileClash(tileName);
+    }
+  }
+}

@@ -1,0 +1,49 @@
+import type { Conn } from '../../db/connection.ts';
+import { userCreatedHooks, type UserCreatedHook } from '../users/repository.ts';
+import { createProjectWithContext, hasProjectAccess } from './project-access.ts';
+import { insertInterface, insertTab, insertTile } from './repository.ts';
+
+/** The starter project of semantics.md §4: new users can open a dashboard and export a tile at once. */
+export const STARTER = {
+  project: 'Starter',
+  context: 'Tasks',
+  interface: 'Overview',
+  tab: 'Tasks',
+  tile: 'Tasks',
+  rows: [
+    { title: 'Write the first report', status: 'open', priority: 2 },
+    { title: 'Review the dashboard', status: 'in progress', priority: 1 },
+    { title: 'Invite a teammate', status: 'done', priority: 3 },
+  ],
+} as const;
+
+export const createStarterProject: UserCreatedHook = async (tx: Conn, userId: string, now: Date) => {
+  // Until the projects module provides its functions there is nothing to put a dashboard in.
+  if (!hasProjectAccess()) return;
+  const { projectId } = await createProjectWithContext(
+    tx,
+    userId,
+    { name: STARTER.project, description: 'An example project: open Dashboards to see its tile, export it, import it elsewhere.' },
+    { name: STARTER.context, rows: STARTER.rows.map((r) => ({ ...r })) },
+    now,
+  );
+  const iface = await insertInterface(tx, projectId, STARTER.interface, now);
+  const tab = await insertTab(tx, iface.id, STARTER.tab, now);
+  await insertTile(
+    tx,
+    tab.id,
+    {
+      name: STARTER.tile,
+      type: 'Table',
+      position: { x: 0, y: 0, width: 12, height: 4 },
+      context: STARTER.context,
+      table_tile: { table_type: 'default', column_order: ['title', 'status', 'priority'] },
+      plot_tile: null,
+    },
+    userId,
+    now,
+  );
+};
+
+// Registered once, when the module loads (every app build and the CLI import the module list).
+if (!userCreatedHooks.includes(createStarterProject)) userCreatedHooks.push(createStarterProject);
