@@ -1,8 +1,8 @@
 import { MantineProvider } from '@mantine/core';
-import { ModalsProvider } from '@mantine/modals';
 import { Notifications } from '@mantine/notifications';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
+import { ConfirmHost } from '../components/confirm-delete.tsx';
 import { createQueryClient } from '../lib/query-client.ts';
 import { cssVariablesResolver, theme } from './theme.ts';
 
@@ -11,10 +11,9 @@ export function Providers({ children }: { children: ReactNode }) {
   return (
     <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} defaultColorScheme="auto">
       <QueryClientProvider client={queryClient}>
-        <ModalsProvider>
-          <Notifications position="top-right" />
-          {children}
-        </ModalsProvider>
+        <Notifications position="top-right" />
+        {children}
+        <ConfirmHost />
       </QueryClientProvider>
     </MantineProvider>
   );
