@@ -11,7 +11,8 @@ const baseURL = `http://127.0.0.1:${process.env.E2E_PORT}`;
 
 export default defineConfig({
   testDir: 'e2e',
-  timeout: 60_000,
+  // Generous: CI machines are shared and a whole user journey runs in one test.
+  timeout: 120_000,
   expect: { timeout: 10_000 },
   fullyParallel: false,
   workers: process.env.CI ? 2 : 2,
