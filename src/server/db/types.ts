@@ -1,3 +1,4 @@
+import type { CustomEndpointTables } from '../modules/custom-endpoints/tables.ts';
 import type { Generated } from 'kysely';
 import type { TilesTables } from '../modules/tiles/tables.ts';
 
@@ -92,4 +93,4 @@ export interface CoreTables {
 }
 
 /** Each feature module adds its tables by extending this interface with its own `…Tables`. */
-export interface Database extends CoreTables, TilesTables {}
+export interface Database extends CoreTables, TilesTables, CustomEndpointTables {}

@@ -1,5 +1,7 @@
 import type { FastifyInstance } from 'fastify';
+import { accountRoutes } from './account/routes.ts';
 import { creditsRoutes } from './credits/routes.ts';
+import { customEndpointRoutes } from './custom-endpoints/routes.ts';
 import { systemRoutes } from './system/routes.ts';
 import { usersRoutes } from './users/routes.ts';
 
@@ -8,4 +10,6 @@ export async function registerModules(app: FastifyInstance): Promise<void> {
   await systemRoutes(app);
   usersRoutes(app);
   creditsRoutes(app);
+  accountRoutes(app);
+  customEndpointRoutes(app);
 }
