@@ -1,4 +1,4 @@
-import { IconHome, IconLayoutDashboard, type Icon } from '@tabler/icons-react';
+import { IconHome, IconLayoutDashboard, IconPlugConnected, IconUserCircle, type Icon } from '@tabler/icons-react';
 
 export interface NavItem {
   label: string;
@@ -10,4 +10,6 @@ export interface NavItem {
 export const NAV_ITEMS: NavItem[] = [
   { label: 'Overview', to: '/', icon: IconHome },
   { label: 'Dashboards', to: '/dashboards', icon: IconLayoutDashboard },
+  { label: 'Custom endpoints', to: '/custom-endpoints', icon: IconPlugConnected },
+  { label: 'Account', to: '/account', icon: IconUserCircle },
 ];

@@ -6,6 +6,9 @@ import { NotFoundPage } from './not-found-page.tsx';
 const appRoutes: RouteObject[] = [
   { index: true, lazy: async () => ({ Component: (await import('./home-page.tsx')).HomePage }) },
   { path: 'dashboards', lazy: async () => ({ Component: (await import('../features/dashboards/pages/dashboards-page.tsx')).DashboardsPage }) },
+  { path: 'account', lazy: async () => ({ Component: (await import('../features/account/pages/account-page.tsx')).AccountPage }) },
+  { path: 'account/create-user', lazy: async () => ({ Component: (await import('../features/account/pages/create-user-page.tsx')).CreateUserPage }) },
+  { path: 'custom-endpoints', lazy: async () => ({ Component: (await import('../features/account/pages/custom-endpoints-page.tsx')).CustomEndpointsPage }) },
   { path: '*', Component: NotFoundPage },
 ];
 
