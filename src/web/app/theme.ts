@@ -1,4 +1,4 @@
-import { createTheme, type CSSVariablesResolver } from '@mantine/core';
+import { Alert, createTheme, type CSSVariablesResolver } from '@mantine/core';
 
 /** Shades chosen for WCAG AA contrast (4.5:1) on white and on the dark background. */
 export const theme = createTheme({
@@ -7,6 +7,10 @@ export const theme = createTheme({
   defaultRadius: 'md',
   fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif',
   headings: { fontWeight: '650' },
+  components: {
+    // Light alerts colour their title with the alert colour (yellow on pale yellow is 1.6:1); body text colour reads everywhere.
+    Alert: Alert.extend({ styles: { title: { color: 'var(--mantine-color-text)' } } }),
+  },
 });
 
 // Mantine's default "dimmed" (gray.6 on white) is 3.3:1; gray.7 reads at 7:1.
