@@ -75,3 +75,13 @@ test('the API reference is served at /docs', async ({ page }) => {
   await page.goto('/docs');
   await expect(page.getByText('/v0/user/basic-info').first()).toBeVisible();
 });
+
+test('a sign-in link opened in a tab that already runs the app switches to its key', async ({ page, roster }) => {
+  const first = await roster.createUser({ name: 'First Person' });
+  const second = await roster.createUser({ name: 'Second Person' });
+  await signIn(page, first.api_key);
+  await expect(page.getByRole('heading', { name: 'Welcome, First' })).toBeVisible();
+  await page.goto(`/#key=${second.api_key}`);
+  await expect(page.getByRole('heading', { name: 'Welcome, Second' })).toBeVisible();
+  await expect(page).toHaveURL((url) => url.hash === '');
+});

@@ -7,8 +7,10 @@ import { Providers } from './app/providers.tsx';
 import { routes } from './app/routes.tsx';
 import { consumeKeyFromHash } from './lib/session.ts';
 
-// A `#key=` sign-in link: take the key before anything renders, then clear the address bar.
+// A `#key=` sign-in link: take the key before anything renders, then clear the address bar. A link
+// opened in a tab that already runs the app only changes the hash: take it then too.
 consumeKeyFromHash();
+window.addEventListener('hashchange', () => consumeKeyFromHash());
 
 const router = createBrowserRouter(routes);
 

@@ -15,6 +15,7 @@ export function createQueryClient(): QueryClient {
       mutations: { retry: false },
     },
   });
-  sessionStore.onSwitch(() => client.clear());
+  // Another key is another workspace: forget its data, and let what is on screen load again.
+  sessionStore.onSwitch(() => void client.resetQueries());
   return client;
 }
