@@ -20,7 +20,7 @@ test.describe('account', () => {
     await page.getByRole('option', { name: 'Germany (DE)' }).click();
     await section.getByRole('button', { name: 'Save classification' }).click();
     await expect(page.getByText('Account type updated to business')).toBeVisible();
-    await expect(page.getByRole('region', { name: 'Profile' }).getByText('business')).toBeVisible();
+    await expect(page.getByRole('region', { name: 'Profile' }).getByText('business', { exact: true })).toBeVisible();
   });
 
   test('deletion is blocked by an owned organization, with a link to it; without blockers it deletes', async ({ page, roster }) => {
@@ -55,7 +55,7 @@ test.describe('account', () => {
     await checkA11y(page);
     await page.getByRole('button', { name: 'Add endpoint' }).click();
     const dialog = page.getByRole('dialog', { name: 'Add a custom endpoint' });
-    await dialog.getByLabel('Name', { exact: true }).fill('my-model@custom');
+    await dialog.getByRole('textbox', { name: 'Name', exact: true }).fill('my-model@custom');
     await dialog.getByLabel('URL').fill('ftp://nope');
     await dialog.getByLabel('Model argument').fill('gpt-x');
     await dialog.getByRole('button', { name: 'Add endpoint' }).click();
@@ -88,7 +88,7 @@ test.describe('account', () => {
     await page.getByLabel('E-mail').fill(email);
     await page.getByLabel('First name').fill('Colin');
     await page.getByRole('button', { name: 'Create user' }).click();
-    const key = page.getByLabel(`API key for ${email}`);
+    const key = page.getByRole('alert', { name: `API key for ${email}` }).getByText(/^rk_/);
     await expect(key).toBeVisible();
     const value = (await key.textContent())!.trim();
     expect(value).toMatch(/^rk_/);
