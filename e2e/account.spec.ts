@@ -30,7 +30,7 @@ test.describe('account', () => {
     const danger = page.getByRole('region', { name: 'Danger zone' });
     await expect(danger.getByText('Your account cannot be deleted yet')).toBeVisible();
     await expect(danger.getByText(org.name, { exact: false }).first()).toBeVisible();
-    await expect(danger.getByRole('link', { name: `Open ${org.name}` })).toHaveAttribute('href', `/organizations/${org.organization_id}/members`);
+    await expect(danger.getByRole('link', { name: 'Manage your organizations' })).toHaveAttribute('href', '/organization');
     await expect(danger.getByRole('button', { name: 'Delete my account' })).toBeDisabled();
     await checkA11y(page);
 

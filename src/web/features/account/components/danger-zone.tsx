@@ -26,20 +26,17 @@ export function DangerZone({ email }: { email: string | null }) {
         <Alert color="yellow" title="Your account cannot be deleted yet">
           <List size="sm" spacing={4}>
             {check.data.blockers.map((blocker) => {
-              const ids = (blocker.details.organization_ids as number[] | undefined) ?? [];
-              const names = (blocker.details.organizations as string[] | undefined) ?? [];
               return (
                 <List.Item key={blocker.reason}>
                   {blocker.details.message}
-                  {blocker.reason === 'organization_owner' &&
-                    ids.map((id, i) => (
-                      <span key={id}>
-                        {' '}
-                        <Anchor component={Link} to={`/organizations/${id}/members`} underline="always">
-                          Open {names[i] ?? `organization ${id}`}
-                        </Anchor>
-                      </span>
-                    ))}
+                  {blocker.reason === 'organization_owner' && (
+                    <>
+                      {' '}
+                      <Anchor component={Link} to="/organization" underline="always">
+                        Manage your organizations
+                      </Anchor>
+                    </>
+                  )}
                 </List.Item>
               );
             })}
