@@ -1,3 +1,4 @@
+import type { CustomEndpointTables } from '../modules/custom-endpoints/tables.ts';
 import type { Generated } from 'kysely';
 import type { InvitesTables } from '../modules/invites/tables.ts';
 import type { TilesTables } from '../modules/tiles/tables.ts';
@@ -93,4 +94,4 @@ export interface CoreTables {
 }
 
 /** Each feature module adds its tables by extending this interface with its own `…Tables`. */
-export interface Database extends CoreTables, TilesTables, InvitesTables {}
+export interface Database extends CoreTables, TilesTables, InvitesTables, CustomEndpointTables {}

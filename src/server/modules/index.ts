@@ -1,7 +1,9 @@
 import type { FastifyInstance } from 'fastify';
+import { accountRoutes } from './account/routes.ts';
 import { creditsRoutes } from './credits/routes.ts';
 import { invitesRoutes } from './invites/routes.ts';
 import { organizationsRoutes } from './organizations/routes.ts';
+import { customEndpointRoutes } from './custom-endpoints/routes.ts';
 import { systemRoutes } from './system/routes.ts';
 import { usersRoutes } from './users/routes.ts';
 
@@ -12,4 +14,6 @@ export async function registerModules(app: FastifyInstance): Promise<void> {
   creditsRoutes(app);
   organizationsRoutes(app);
   invitesRoutes(app);
+  accountRoutes(app);
+  customEndpointRoutes(app);
 }

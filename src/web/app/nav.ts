@@ -1,4 +1,4 @@
-import { IconBuilding, IconHome, IconLayoutDashboard, type Icon } from '@tabler/icons-react';
+import { IconBuilding, IconHome, IconLayoutDashboard, IconPlugConnected, IconUserCircle, type Icon } from '@tabler/icons-react';
 
 export interface NavItem {
   label: string;
@@ -11,4 +11,6 @@ export const NAV_ITEMS: NavItem[] = [
   { label: 'Overview', to: '/', icon: IconHome },
   { label: 'Dashboards', to: '/dashboards', icon: IconLayoutDashboard },
   { label: 'Organization', to: '/organization', icon: IconBuilding },
+  { label: 'Custom endpoints', to: '/custom-endpoints', icon: IconPlugConnected },
+  { label: 'Account', to: '/account', icon: IconUserCircle },
 ];

@@ -8,6 +8,9 @@ const appRoutes: RouteObject[] = [
   { path: 'dashboards', lazy: async () => ({ Component: (await import('../features/dashboards/pages/dashboards-page.tsx')).DashboardsPage }) },
   { path: 'organization', lazy: async () => ({ Component: (await import('../features/organizations/pages/organization-page.tsx')).OrganizationPage }) },
   { path: 'invite', lazy: async () => ({ Component: (await import('../features/organizations/pages/invite-page.tsx')).InvitePage }) },
+  { path: 'account', lazy: async () => ({ Component: (await import('../features/account/pages/account-page.tsx')).AccountPage }) },
+  { path: 'account/create-user', lazy: async () => ({ Component: (await import('../features/account/pages/create-user-page.tsx')).CreateUserPage }) },
+  { path: 'custom-endpoints', lazy: async () => ({ Component: (await import('../features/account/pages/custom-endpoints-page.tsx')).CustomEndpointsPage }) },
   { path: '*', Component: NotFoundPage },
 ];
 

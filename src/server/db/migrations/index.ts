@@ -2,6 +2,7 @@ import type { Migration } from 'kysely';
 import type { Dialect } from '../connection.ts';
 import { coreMigration } from './2026-11-22-01-core.ts';
 import { organizationsMigration } from './2026-11-22-04-organizations.ts';
+import { accountMigration } from './2026-11-22-05-account.ts';
 import { rateLimitsMigration } from './2026-11-22-07-rate-limits.ts';
 
 /** Every migration in order. Names are dates: append new ones, never edit or reorder landed ones. */
@@ -9,6 +10,7 @@ export function allMigrations(dialect: Dialect): Record<string, Migration> {
   return {
     '2026-11-22-01-core': coreMigration(dialect),
     '2026-11-22-04-organizations': organizationsMigration(dialect),
+    '2026-11-22-05-account': accountMigration(dialect),
     '2026-11-22-07-rate-limits': rateLimitsMigration,
   };
 }

@@ -1,0 +1,101 @@
+import { checkA11y, expect, signIn, test, unique } from './fixtures.ts';
+
+test.describe('account', () => {
+  test('classify the account as a business, with the business form appearing only when needed', async ({ page, roster }) => {
+    const user = await roster.createUser({ name: 'Bea Business' });
+    await signIn(page, user.api_key, '/account');
+    await expect(page.getByRole('heading', { level: 1, name: 'Account' })).toBeVisible();
+    const section = page.getByRole('region', { name: 'Business classification' });
+    await expect(section.getByLabel('Business name')).toHaveCount(0);
+    await section.getByText('Business', { exact: true }).click();
+    await section.getByRole('button', { name: 'Save classification' }).click();
+    await expect(section.getByLabel('Business name')).toHaveAttribute('aria-invalid', 'true');
+    await checkA11y(page);
+
+    await section.getByLabel('Business name').fill('Acme Robotics');
+    await section.getByLabel('Business type').fill('LLC');
+    await section.getByLabel('Address line 1').fill('1 Main St');
+    await section.getByLabel('City').fill('Springfield');
+    await section.getByLabel('Country').fill('Germ');
+    await page.getByRole('option', { name: 'Germany (DE)' }).click();
+    await section.getByRole('button', { name: 'Save classification' }).click();
+    await expect(page.getByText('Account type updated to business')).toBeVisible();
+    await expect(page.getByRole('region', { name: 'Profile' }).getByText('business', { exact: true })).toBeVisible();
+  });
+
+  test('deletion is blocked by an owned organization, with a link to it; without blockers it deletes', async ({ page, roster }) => {
+    const owner = await roster.createUser({ name: 'Olga Owner' });
+    const org = await roster.createOrg({ ownerEmail: owner.email, name: unique('Owned Org') });
+    await signIn(page, owner.api_key, '/account');
+    const danger = page.getByRole('region', { name: 'Danger zone' });
+    await expect(danger.getByText('Your account cannot be deleted yet')).toBeVisible();
+    await expect(danger.getByText(org.name, { exact: false }).first()).toBeVisible();
+    await expect(danger.getByRole('link', { name: 'Manage your organizations' })).toHaveAttribute('href', '/organization');
+    await expect(danger.getByRole('button', { name: 'Delete my account' })).toBeDisabled();
+    await checkA11y(page);
+
+    const leaver = await roster.createUser({ name: 'Leo Leaver' });
+    await signIn(page, leaver.api_key, '/account');
+    await page.getByRole('region', { name: 'Danger zone' }).getByRole('button', { name: 'Delete my account' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Delete your account?' });
+    const confirm = dialog.getByRole('button', { name: 'Delete my account permanently' });
+    await expect(confirm).toBeDisabled();
+    await dialog.getByLabel('Your e-mail address').fill(leaver.email);
+    await confirm.click();
+    await expect(page).toHaveURL(/\/sign-in/);
+    await expect(page.getByText('Your account was deleted.').first()).toBeVisible();
+    const res = await page.request.get('/v0/user/basic-info', { headers: { authorization: `Bearer ${leaver.api_key}` } });
+    expect(res.status()).toBe(401);
+  });
+
+  test('add and delete a custom endpoint; deleting one already gone refreshes with a notice', async ({ page, roster }) => {
+    const user = await roster.createUser({ name: 'Cora Custom' });
+    await signIn(page, user.api_key, '/custom-endpoints');
+    await expect(page.getByRole('heading', { name: 'No custom endpoints yet' })).toBeVisible();
+    await checkA11y(page);
+    await page.getByRole('button', { name: 'Add endpoint' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Add a custom endpoint' });
+    await dialog.getByRole('textbox', { name: 'Name', exact: true }).fill('my-model@custom');
+    await dialog.getByLabel('URL').fill('ftp://nope');
+    await dialog.getByLabel('Model argument').fill('gpt-x');
+    await dialog.getByRole('button', { name: 'Add endpoint' }).click();
+    await expect(dialog.getByText('Must be an http or https URL.')).toBeVisible();
+    await checkA11y(page);
+    await dialog.getByLabel('URL').fill('https://llm.example.com/v1');
+    await dialog.getByRole('button', { name: 'Add endpoint' }).click();
+    await expect(dialog).toBeHidden();
+    const row = page.getByRole('row', { name: /my-model@custom/ });
+    await expect(row).toContainText('https://llm.example.com/v1');
+
+    await roster.api(user.api_key).post('/v0/custom_endpoint', { name: 'gone@custom', url: 'https://x.example.com', model_arg: 'm' });
+    await page.reload();
+    await expect(page.getByRole('row', { name: /gone@custom/ })).toBeVisible();
+    await roster.api(user.api_key).delete('/v0/custom_endpoint?name=gone%40custom');
+    await page.getByRole('button', { name: 'Delete gone@custom' }).click();
+    await page.getByRole('button', { name: 'Delete endpoint' }).click();
+    await expect(page.getByText('Custom endpoint gone@custom was already deleted; the list is refreshed.')).toBeVisible();
+    await expect(page.getByRole('row', { name: /gone@custom/ })).toHaveCount(0);
+
+    await page.getByRole('button', { name: 'Delete my-model@custom' }).click();
+    await page.getByRole('button', { name: 'Delete endpoint' }).click();
+    await expect(page.getByRole('heading', { name: 'No custom endpoints yet' })).toBeVisible();
+  });
+
+  test('create a user for a colleague and see their key once', async ({ page, roster }) => {
+    const admin = await roster.createUser({ name: 'Ada Admin' });
+    await signIn(page, admin.api_key, '/account/create-user');
+    const email = `${unique('colleague')}@example.com`;
+    await page.getByLabel('E-mail').fill(email);
+    await page.getByLabel('First name').fill('Colin');
+    await page.getByRole('button', { name: 'Create user' }).click();
+    const key = page.getByRole('alert', { name: `API key for ${email}` }).getByText(/^rk_/);
+    await expect(key).toBeVisible();
+    const value = (await key.textContent())!.trim();
+    expect(value).toMatch(/^rk_/);
+    await checkA11y(page);
+    const res = await page.request.get('/v0/user/basic-info', { headers: { authorization: `Bearer ${value}` } });
+    expect((await res.json()).email).toBe(email);
+  });
+
+
+});

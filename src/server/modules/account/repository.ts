@@ -1,0 +1,81 @@
+import { sql } from 'kysely';
+import type { Conn } from '../../db/connection.ts';
+import type { Blocker } from '../../../shared/account.ts';
+import { fromMicros } from '../credits/repository.ts';
+
+/**
+ * Sets the user's monthly cap and, when it is a number, lowers every personal assistant whose cap is
+ * higher, in one transaction. Returns how many assistants were capped.
+ */
+export async function setSpendingLimit(db: Conn, userId: string, capMicros: number | null): Promise<number> {
+  return db.transaction().execute(async (tx) => {
+    await tx.updateTable('users').set({ monthly_spending_cap_micros: capMicros }).where('id', '=', userId).execute();
+    if (capMicros === null) return 0;
+    if (!(await hasAssistantsTable(tx))) return 0;
+    // One conditional update: the count is exactly the rows it changed.
+    const result = await sql`
+      update assistants set monthly_spending_cap_micros = ${capMicros}
+      where user_id = ${userId} and organization_id is null
+        and monthly_spending_cap_micros is not null and monthly_spending_cap_micros > ${capMicros}`.execute(tx);
+    return Number(result.numAffectedRows ?? 0);
+  });
+}
+
+let assistantsTable: boolean | undefined;
+/** The assistants module may be absent from a build; capping then has nothing to cap. */
+async function hasAssistantsTable(db: Conn): Promise<boolean> {
+  if (assistantsTable === undefined) {
+    const tables = await db.introspection.getTables();
+    assistantsTable = tables.some((t) => t.name === 'assistants');
+  }
+  return assistantsTable;
+}
+
+export async function spendingLimitOf(db: Conn, userId: string) {
+  const row = await db.selectFrom('users').select('monthly_spending_cap_micros').where('id', '=', userId).executeTakeFirstOrThrow();
+  return row.monthly_spending_cap_micros === null ? null : fromMicros(row.monthly_spending_cap_micros);
+}
+
+/** Everything that stands in the way of deleting the account; empty when it can go. */
+export async function deletionBlockers(db: Conn, userId: string): Promise<Blocker[]> {
+  const owned = await db.selectFrom('organizations').select(['id', 'name']).where('owner_id', '=', userId).orderBy('name').execute();
+  const blockers: Blocker[] = [];
+  if (owned.length > 0) {
+    const names = owned.map((o) => o.name);
+    blockers.push({
+      reason: 'organization_owner',
+      details: {
+        message: `You own ${owned.length === 1 ? 'the organization' : `${owned.length} organizations:`} ${names.join(', ')}. Transfer ownership or delete ${owned.length === 1 ? 'it' : 'them'} first.`,
+        organizations: names,
+        organization_ids: owned.map((o) => o.id),
+      },
+    });
+  }
+  return blockers;
+}
+
+/**
+ * Work other modules do when a user is deleted, inside the deleting transaction (e.g. rows without a
+ * cascading key). A hook may return a cleanup to run after the commit (e.g. removing stored files).
+ */
+export type UserDeletionHook = (tx: Conn, userId: string) => Promise<(() => Promise<void>) | void>;
+export const userDeletionHooks: UserDeletionHook[] = [];
+
+/**
+ * Removes the user's personal data and keys (rows referencing the user cascade) unless blockers exist,
+ * and returns the cleanups (stored files) to run once the transaction has committed.
+ */
+export async function deleteUserAccount(db: Conn, userId: string): Promise<{ blockers: Blocker[]; cleanups: (() => Promise<void>)[] }> {
+  return db.transaction().execute(async (tx) => {
+    // Checked again inside the transaction: an organization created meanwhile still blocks.
+    const blockers = await deletionBlockers(tx, userId);
+    if (blockers.length > 0) return { blockers, cleanups: [] };
+    const cleanups: (() => Promise<void>)[] = [];
+    for (const hook of userDeletionHooks) {
+      const cleanup = await hook(tx, userId);
+      if (cleanup) cleanups.push(cleanup);
+    }
+    await tx.deleteFrom('users').where('id', '=', userId).execute();
+    return { blockers: [], cleanups };
+  });
+}

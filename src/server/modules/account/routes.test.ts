@@ -1,0 +1,140 @@
+import { describe, expect, it } from 'vitest';
+import { makeTestApp } from '../../testing/harness.ts';
+import { ROLE_IDS } from '../../../shared/roles.ts';
+
+const business = {
+  business_name: 'Acme Robotics',
+  business_type: 'LLC',
+  tax_id: 'US-123',
+  business_address: { address_line1: '1 Main St', city: 'Springfield', country: 'us', postal_code: '12345' },
+};
+
+describe('POST /v0/user/create-with-business-info', () => {
+  it('creates a business user whose key is shown once and works', async () => {
+    const t = await makeTestApp();
+    const admin = await t.user();
+    const res = await t.request('POST', '/v0/user/create-with-business-info', {
+      key: admin.apiKey,
+      json: { account_type: 'business', business_info: business, email: 'New.Colleague@Example.com', name: 'New', last_name: 'Colleague' },
+    });
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    expect(body).toEqual({ message: 'User created successfully with account type: business', user_id: expect.any(String), api_key: expect.stringMatching(/^rk_/) });
+    const me = (await t.request('GET', '/v0/user/basic-info', { key: body.api_key })).json();
+    expect(me).toMatchObject({ user_id: body.user_id, email: 'new.colleague@example.com', first: 'New', last: 'Colleague', account_type: 'business' });
+    const row = await t.db.selectFrom('users').select('business_info').where('id', '=', body.user_id).executeTakeFirstOrThrow();
+    expect(JSON.parse(row.business_info!)).toMatchObject({ business_name: 'Acme Robotics', tax_exempt: false, business_address: { country: 'US' } });
+  });
+
+  it('refuses a duplicate e-mail with 400, including two at once', async () => {
+    const t = await makeTestApp();
+    const admin = await t.user();
+    const dup = await t.request('POST', '/v0/user/create-with-business-info', { key: admin.apiKey, json: { account_type: 'individual', email: admin.email.toUpperCase() } });
+    expect(dup.statusCode).toBe(400);
+    expect(dup.json()).toEqual({ detail: 'A user with this email already exists.' });
+    const racing = await Promise.all(
+      Array.from({ length: 4 }, () => t.request('POST', '/v0/user/create-with-business-info', { key: admin.apiKey, json: { account_type: 'individual', email: 'race@example.com' } })),
+    );
+    expect(racing.map((r) => r.statusCode).sort()).toEqual([200, 400, 400, 400]);
+  });
+
+  it('classifies the caller’s own account when email is null', async () => {
+    const t = await makeTestApp();
+    const u = await t.user();
+    const res = await t.request('POST', '/v0/user/create-with-business-info', { key: u.apiKey, json: { account_type: 'individual', email: null, business_info: null } });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ message: 'Account type updated to individual', user_id: u.userId });
+    expect((await t.request('GET', '/v0/user/basic-info', { key: u.apiKey })).json().account_type).toBe('individual');
+  });
+
+  it('validates the business fields with 422s that name them', async () => {
+    const t = await makeTestApp();
+    const u = await t.user();
+    const cases: [unknown, string[]][] = [
+      [{ account_type: 'business' }, ['body', 'business_info']],
+      [{ account_type: 'enterprise' }, ['body', 'account_type']],
+      [{ account_type: 'business', business_info: { ...business, business_address: { ...business.business_address, country: 'XQ' } } }, ['body', 'business_info', 'business_address', 'country']],
+      [{ account_type: 'business', business_info: { ...business, business_address: { ...business.business_address, country: 'USA' } } }, ['body', 'business_info', 'business_address', 'country']],
+      [{ account_type: 'business', business_info: { ...business, business_name: '  ' } }, ['body', 'business_info', 'business_name']],
+      [{ account_type: 'individual', email: 'not-an-email' }, ['body', 'email']],
+    ];
+    for (const [json, loc] of cases) {
+      const res = await t.request('POST', '/v0/user/create-with-business-info', { key: u.apiKey, json });
+      expect(res.statusCode, JSON.stringify(json)).toBe(422);
+      expect(res.json().detail.map((d: { loc: string[] }) => d.loc)).toContainEqual(loc);
+    }
+  });
+});
+
+describe('spending limit', () => {
+  it('sets, reads and removes the limit with a personal key', async () => {
+    const t = await makeTestApp();
+    const u = await t.user();
+    const set = await t.request('PUT', '/v0/user/spending-limit', { key: u.apiKey, json: { monthly_spending_cap: 12.5 } });
+    expect(set.statusCode).toBe(200);
+    expect(set.json()).toEqual({ user_id: u.userId, monthly_spending_cap: 12.5, assistants_capped: 0 });
+    expect((await t.request('GET', '/v0/user/spending-limit', { key: u.apiKey })).json()).toEqual({ user_id: u.userId, monthly_spending_cap: 12.5 });
+    const cleared = await t.request('PUT', '/v0/user/spending-limit', { key: u.apiKey, json: { monthly_spending_cap: null } });
+    expect(cleared.json()).toEqual({ user_id: u.userId, monthly_spending_cap: null, assistants_capped: 0 });
+  });
+
+  it('refuses an organization key (403) and bad amounts (422)', async () => {
+    const t = await makeTestApp();
+    const u = await t.user();
+    const org = await t.org(u);
+    const forbidden = await t.request('PUT', '/v0/user/spending-limit', { key: org.ownerKey, json: { monthly_spending_cap: 5 } });
+    expect(forbidden.statusCode).toBe(403);
+    for (const bad of [{ monthly_spending_cap: -1 }, { monthly_spending_cap: '10' }, {}, { monthly_spending_cap: 'NaN' }]) {
+      const res = await t.request('PUT', '/v0/user/spending-limit', { key: u.apiKey, json: bad });
+      expect(res.statusCode, JSON.stringify(bad)).toBe(422);
+      expect(res.json().detail[0].loc).toEqual(['body', 'monthly_spending_cap']);
+    }
+  });
+});
+
+describe('account deletion', () => {
+  it('lists organization ownership as a blocker and refuses to delete while it stands', async () => {
+    const t = await makeTestApp();
+    const u = await t.user();
+    await t.org(u, 'Zeta Labs');
+    await t.org(u, 'Alpha Works');
+    const check = (await t.request('GET', '/v0/user/can-delete-account', { key: u.apiKey })).json();
+    expect(check.can_delete).toBe(false);
+    expect(check.blockers).toEqual([
+      {
+        reason: 'organization_owner',
+        details: { message: expect.stringContaining('Alpha Works, Zeta Labs'), organizations: ['Alpha Works', 'Zeta Labs'], organization_ids: expect.any(Array) },
+      },
+    ]);
+    const refused = await t.request('DELETE', '/v0/user/delete-account', { key: u.apiKey, json: { confirm_email: u.email } });
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().blockers[0].reason).toBe('organization_owner');
+    expect((await t.request('GET', '/v0/user/basic-info', { key: u.apiKey })).statusCode).toBe(200);
+  });
+
+  it('deletes the user’s personal data and keys and nothing of anyone else', async () => {
+    const t = await makeTestApp();
+    const owner = await t.user();
+    const org = await t.org(owner);
+    const leaving = await t.user();
+    const memberKey = await t.member(org.organizationId, leaving, ROLE_IDS.Member);
+    await t.request('POST', '/v0/custom_endpoint', { key: leaving.apiKey, json: { name: 'mine@custom', url: 'https://llm.example.com/v1', model_arg: 'm' } });
+    await t.request('POST', '/v0/custom_endpoint', { key: owner.apiKey, json: { name: 'theirs@custom', url: 'https://llm.example.com/v1', model_arg: 'm' } });
+
+    const check = (await t.request('GET', '/v0/user/can-delete-account', { key: leaving.apiKey })).json();
+    expect(check).toEqual({ can_delete: true, blockers: [] });
+    const wrong = await t.request('DELETE', '/v0/user/delete-account', { key: leaving.apiKey, json: { confirm_email: 'someone@else.com' } });
+    expect(wrong.statusCode).toBe(400);
+    const res = await t.request('DELETE', '/v0/user/delete-account', { key: leaving.apiKey, json: { confirm_email: leaving.email.toUpperCase() } });
+    expect(res.statusCode).toBe(200);
+
+    for (const key of [leaving.apiKey, memberKey]) expect((await t.request('GET', '/v0/user/basic-info', { key })).json()).toEqual({ detail: 'Invalid API key.' });
+    expect(await t.db.selectFrom('users').select('id').where('id', '=', leaving.userId).executeTakeFirst()).toBeUndefined();
+    expect(await t.db.selectFrom('custom_endpoints').select('name').where('user_id', '=', leaving.userId).execute()).toEqual([]);
+    expect(await t.db.selectFrom('memberships').select('id').where('user_id', '=', leaving.userId).execute()).toEqual([]);
+    // The owner and their things are untouched.
+    expect((await t.request('GET', '/v0/user/basic-info', { key: owner.apiKey })).statusCode).toBe(200);
+    expect((await t.request('GET', '/v0/user/basic-info', { key: org.ownerKey })).statusCode).toBe(200);
+    expect((await t.request('GET', '/v0/custom_endpoint/list', { key: owner.apiKey })).json().map((e: { name: string }) => e.name)).toEqual(['theirs@custom']);
+  });
+});

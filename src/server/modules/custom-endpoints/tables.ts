@@ -1,0 +1,17 @@
+import type { Generated } from 'kysely';
+
+export interface CustomEndpointTable {
+  id: Generated<number>;
+  user_id: string;
+  organization_id: number | null;
+  scope_key: string;
+  name: string;
+  url: string;
+  model_arg: string;
+  key_name: string | null;
+  created_at: string;
+}
+
+export interface CustomEndpointTables {
+  custom_endpoints: CustomEndpointTable;
+}

@@ -1,0 +1,78 @@
+import { Alert, Anchor, Button, List, Modal, Skeleton, Stack, Text, TextInput } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { ErrorAlert } from '../../../components/error-alert.tsx';
+import { errorMessage } from '../../../lib/api-client.ts';
+import { accountQueries, useDeleteAccount } from '../api.ts';
+
+/** Account deletion: blockers first (with links that resolve them), then a typed confirmation. */
+export function DangerZone({ email }: { email: string | null }) {
+  const check = useQuery(accountQueries.canDelete());
+  const [opened, { open, close }] = useDisclosure(false);
+  const [typed, setTyped] = useState('');
+  const remove = useDeleteAccount();
+  const navigate = useNavigate();
+
+  if (check.isPending) return <Skeleton height={80} />;
+  if (check.isError) return <ErrorAlert error={check.error} onRetry={() => void check.refetch()} />;
+
+  const matches = !!email && typed.trim().toLowerCase() === email.toLowerCase();
+  return (
+    <Stack gap="sm">
+      <Text size="sm">Deleting your account removes your personal data, files and API keys. It cannot be undone.</Text>
+      {check.data.blockers.length > 0 && (
+        <Alert color="yellow" title="Your account cannot be deleted yet">
+          <List size="sm" spacing={4}>
+            {check.data.blockers.map((blocker) => {
+              return (
+                <List.Item key={blocker.reason}>
+                  {blocker.details.message}
+                  {blocker.reason === 'organization_owner' && (
+                    <>
+                      {' '}
+                      <Anchor component={Link} to="/organization" underline="always">
+                        Manage your organizations
+                      </Anchor>
+                    </>
+                  )}
+                </List.Item>
+              );
+            })}
+          </List>
+        </Alert>
+      )}
+      <div>
+        <Button color="red" variant="outline" onClick={open} disabled={!check.data.can_delete}>
+          Delete my account
+        </Button>
+      </div>
+      <Modal opened={opened} onClose={close} title="Delete your account?" centered>
+        <form
+          onSubmit={(e) => {
+            e.preventDefault();
+            if (!matches) return;
+            remove.mutate(typed.trim(), { onSuccess: () => navigate('/sign-in', { replace: true }) });
+          }}
+        >
+          <Stack gap="sm">
+            <Text size="sm">
+              This permanently deletes your account, your personal assistants, projects, files and keys. Type your e-mail address{' '}
+              <strong>{email}</strong> to confirm.
+            </Text>
+            <TextInput label="Your e-mail address" value={typed} onChange={(e) => setTyped(e.currentTarget.value)} autoComplete="off" data-autofocus />
+            {remove.isError && (
+              <Alert color="red" role="alert">
+                {errorMessage(remove.error)}
+              </Alert>
+            )}
+            <Button type="submit" color="red" disabled={!matches} loading={remove.isPending}>
+              Delete my account permanently
+            </Button>
+          </Stack>
+        </form>
+      </Modal>
+    </Stack>
+  );
+}

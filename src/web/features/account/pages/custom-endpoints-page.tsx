@@ -1,0 +1,156 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { ActionIcon, Alert, Button, Code, Group, Modal, Skeleton, Stack, Table, Text, TextInput, Tooltip, VisuallyHidden } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import { IconPlugConnected, IconPlus, IconTrash } from '@tabler/icons-react';
+import { useQuery } from '@tanstack/react-query';
+import { useForm, type Resolver } from 'react-hook-form';
+import type { z } from 'zod';
+import { CustomEndpointInput } from '../../../../shared/custom-endpoints.ts';
+import { confirmDelete } from '../../../components/confirm-delete.tsx';
+import { EmptyState } from '../../../components/empty-state.tsx';
+import { ErrorAlert } from '../../../components/error-alert.tsx';
+import { PageHeader } from '../../../components/page-header.tsx';
+import { applyServerErrors } from '../../../lib/form.ts';
+import { missingPermission, useMe } from '../../../lib/use-me.ts';
+import { accountQueries, useCreateCustomEndpoint, useDeleteCustomEndpoint } from '../api.ts';
+
+interface Values {
+  name: string;
+  url: string;
+  model_arg: string;
+  key_name: string;
+}
+const resolver = zodResolver(CustomEndpointInput) as unknown as Resolver<Values, unknown, z.output<typeof CustomEndpointInput>>;
+
+function AddEndpointModal({ opened, onClose }: { opened: boolean; onClose: () => void }) {
+  const create = useCreateCustomEndpoint();
+  const form = useForm<Values, unknown, z.output<typeof CustomEndpointInput>>({
+    resolver,
+    defaultValues: { name: '', url: '', model_arg: '', key_name: '' },
+  });
+  const { errors, isSubmitting } = form.formState;
+  const close = () => {
+    form.reset();
+    onClose();
+  };
+  const submit = form.handleSubmit(async (values) => {
+    try {
+      await create.mutateAsync({ ...values, key_name: values.key_name || null });
+      close();
+    } catch (error) {
+      applyServerErrors(error, form.setError, ['name', 'url', 'model_arg', 'key_name']);
+    }
+  });
+  return (
+    <Modal opened={opened} onClose={close} title="Add a custom endpoint" centered closeButtonProps={{ 'aria-label': 'Close' }}>
+      <form onSubmit={submit} noValidate>
+        <Stack gap="sm">
+          <TextInput label="Name" description="How you refer to it, e.g. my-model@custom" required error={errors.name?.message} data-autofocus {...form.register('name')} />
+          <TextInput label="URL" description="OpenAI-compatible base URL (http or https)" placeholder="https://llm.example.com/v1" required error={errors.url?.message} {...form.register('url')} />
+          <TextInput label="Model argument" description="The model name sent to the endpoint" required error={errors.model_arg?.message} {...form.register('model_arg')} />
+          <TextInput label="Key name" description="Name of the secret holding the endpoint's API key (optional)" error={errors.key_name?.message} {...form.register('key_name')} />
+          {errors.root?.server && (
+            <Alert color="red" role="alert">
+              {errors.root.server.message}
+            </Alert>
+          )}
+          <Group justify="flex-end">
+            <Button variant="default" onClick={close}>
+              Cancel
+            </Button>
+            <Button type="submit" loading={isSubmitting}>
+              Add endpoint
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}
+
+export function CustomEndpointsPage() {
+  const endpoints = useQuery(accountQueries.customEndpoints());
+  const me = useMe();
+  const remove = useDeleteCustomEndpoint();
+  const [opened, { open, close }] = useDisclosure(false);
+  const cannotWrite = missingPermission(me.data, 'project:write');
+
+  const addButton = (
+    <Tooltip label={cannotWrite} disabled={!cannotWrite} withArrow>
+      <Button leftSection={<IconPlus size={16} aria-hidden />} onClick={open} disabled={!!cannotWrite}>
+        Add endpoint
+      </Button>
+    </Tooltip>
+  );
+
+  let content;
+  if (endpoints.isPending) content = <Skeleton height={160} />;
+  else if (endpoints.isError) content = <ErrorAlert error={endpoints.error} onRetry={() => void endpoints.refetch()} />;
+  else if (endpoints.data.length === 0)
+    content = (
+      <EmptyState
+        icon={<IconPlugConnected size={24} />}
+        title="No custom endpoints yet"
+        description="Register an OpenAI-compatible model endpoint to use your own models in this workspace."
+        action={addButton}
+      />
+    );
+  else
+    content = (
+      <Table.ScrollContainer minWidth={640}>
+        <Table striped highlightOnHover verticalSpacing="sm">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>Name</Table.Th>
+              <Table.Th>URL</Table.Th>
+              <Table.Th>Model argument</Table.Th>
+              <Table.Th>Key name</Table.Th>
+              <Table.Th>
+                <VisuallyHidden>Actions</VisuallyHidden>
+              </Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {endpoints.data.map((endpoint) => (
+              <Table.Tr key={endpoint.name}>
+                <Table.Td fw={500}>{endpoint.name}</Table.Td>
+                <Table.Td>
+                  <Code>{endpoint.url}</Code>
+                </Table.Td>
+                <Table.Td>{endpoint.model_arg}</Table.Td>
+                <Table.Td>{endpoint.key_name ?? <Text c="dimmed">—</Text>}</Table.Td>
+                <Table.Td>
+                  <Tooltip label={cannotWrite ?? `Delete ${endpoint.name}`} withArrow>
+                    <ActionIcon
+                      variant="subtle"
+                      color="red"
+                      aria-label={`Delete ${endpoint.name}`}
+                      disabled={!!cannotWrite}
+                      onClick={() =>
+                        confirmDelete({
+                          title: `Delete ${endpoint.name}?`,
+                          message: 'Anything that uses this endpoint by name will stop working.',
+                          confirmLabel: 'Delete endpoint',
+                          onConfirm: () => remove.mutate(endpoint.name),
+                        })
+                      }
+                    >
+                      <IconTrash size={16} aria-hidden />
+                    </ActionIcon>
+                  </Tooltip>
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
+    );
+
+  return (
+    <>
+      <PageHeader title="Custom endpoints" description="OpenAI-compatible model endpoints registered in this workspace." actions={endpoints.data?.length ? addButton : undefined} />
+      {content}
+      <AddEndpointModal opened={opened} onClose={close} />
+    </>
+  );
+}
