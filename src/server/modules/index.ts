@@ -7,6 +7,7 @@ import { organizationsRoutes } from './organizations/routes.ts';
 import { projectsRoutes } from './projects/routes.ts';
 import { customEndpointRoutes } from './custom-endpoints/routes.ts';
 import { systemRoutes } from './system/routes.ts';
+import { tilesRoutes } from './tiles/routes.ts';
 import { usersRoutes } from './users/routes.ts';
 
 /** Every feature module's routes. Add one line per module. */
@@ -16,6 +17,7 @@ export async function registerModules(app: FastifyInstance): Promise<void> {
   creditsRoutes(app);
   projectsRoutes(app);
   contextsRoutes(app);
+  tilesRoutes(app);
   organizationsRoutes(app);
   invitesRoutes(app);
   accountRoutes(app);

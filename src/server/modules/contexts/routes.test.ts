@@ -7,7 +7,7 @@ async function setup(t: TestApp, context: Record<string, unknown> = { name: 'run
   const call = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, json?: unknown) => t.request(method, url, { key: u.apiKey, json });
   expect((await call('POST', '/v0/project', { name: 'demo' })).statusCode).toBe(200);
   const created = await call('POST', '/v0/project/demo/contexts', context);
-  expect(created.statusCode, created.body).toBe(201);
+  expect(created.statusCode, created.body).toBe(200);
   return { u, call, logs: `/v0/project/demo/contexts/${context.name}/logs` };
 }
 
@@ -15,7 +15,7 @@ describe('contexts', () => {
   it('lists with a literal, case-sensitive prefix (no wildcards)', async () => {
     const t = await makeTestApp();
     const { call } = await setup(t, { name: 'a_b/1' });
-    for (const name of ['axb/2', 'a_b/3', 'A_b/4', 'aXb/5']) expect((await call('POST', '/v0/project/demo/contexts', { name })).statusCode).toBe(201);
+    for (const name of ['axb/2', 'a_b/3', 'A_b/4', 'aXb/5']) expect((await call('POST', '/v0/project/demo/contexts', { name })).statusCode).toBe(200);
     const names = async (prefix: string) => (await call('GET', `/v0/project/demo/contexts?prefix=${encodeURIComponent(prefix)}`)).json().map((c: { name: string }) => c.name);
     expect(await names('a_b')).toEqual(['a_b/1', 'a_b/3']);
     expect(await names('a%')).toEqual([]);
@@ -30,7 +30,7 @@ describe('contexts', () => {
     const t = await makeTestApp();
     const { call, logs } = await setup(t, { name: 'runs', unique_keys: { run: 'int' }, allow_duplicates: false, auto_counting: { step: 'run', n: null } });
     const ok = await call('POST', logs, { entries: [{ run: 1 }, { run: 2 }] });
-    expect(ok.statusCode).toBe(201);
+    expect(ok.statusCode).toBe(200);
     const clash = await call('POST', logs, { entries: [{ run: 3 }, { run: 1 }] });
     expect(clash.statusCode).toBe(409);
     expect(clash.json().detail).toContain('same unique key (run)');
@@ -51,7 +51,7 @@ describe('contexts', () => {
   it('refuses identical rows when duplicates are not allowed', async () => {
     const t = await makeTestApp();
     const { call, logs } = await setup(t, { name: 'dedup', allow_duplicates: false });
-    expect((await call('POST', logs, { entries: [{ a: 1, b: 2 }] })).statusCode).toBe(201);
+    expect((await call('POST', logs, { entries: [{ a: 1, b: 2 }] })).statusCode).toBe(200);
     const dup = await call('POST', logs, { entries: [{ b: 2, a: 1 }] });
     expect(dup.statusCode).toBe(409);
     expect(dup.json().detail).toContain('does not allow duplicates');

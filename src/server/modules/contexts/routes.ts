@@ -80,7 +80,6 @@ export function contextsRoutes(app: FastifyInstance): void {
     params: ProjectPath,
     body: ContextInput,
     response: ContextSchema,
-    status: 201,
     errors: [400, 403, 404, 422],
     handler: async ({ principal, params, body, deps }) => {
       requireKeyPermission(principal, 'project:write');
@@ -147,7 +146,6 @@ export function contextsRoutes(app: FastifyInstance): void {
     params: ContextPath,
     body: LogsInput,
     response: LogsCreated,
-    status: 201,
     errors: [403, 404, 409, 422],
     handler: async ({ principal, params, body, deps }) => {
       requireKeyPermission(principal, 'project:write');
@@ -206,7 +204,6 @@ export function contextsRoutes(app: FastifyInstance): void {
     params: ContextPath,
     body: CommitInput,
     response: CommitCreated,
-    status: 201,
     errors: [400, 403, 404],
     handler: async ({ principal, params, body, deps }) => {
       requireKeyPermission(principal, 'project:write');

@@ -6,6 +6,7 @@ import type { Conn } from '../../db/connection.ts';
 import { badRequest, notFound } from '../../http/errors.ts';
 import { route } from '../../http/route.ts';
 import { createProject, deleteProject, findProjectByName, listProjectNames } from './repository.ts';
+import './tiles-access.ts';
 
 /** The project of the key's scope with that name, or 404 (another tenant's project does not exist for you). */
 export async function projectOr404(db: Conn, principal: Principal, name: string) {
