@@ -2,12 +2,6 @@ import fs from 'node:fs';
 import { checkA11y, expect, signIn, test } from './fixtures.ts';
 
 test.describe('dashboards and tile templates', () => {
-  // The tiles endpoints are registered together with the projects module (issue 4) they build on.
-  test.beforeEach(async ({ request }) => {
-    const doc = await (await request.get('/v0/openapi.json')).json();
-    test.skip(!doc.paths?.['/v0/tile/export_template'], 'tiles routes are not registered yet (waiting for the projects module)');
-  });
-
   test('export a tile to a file, import it into a new tab under a new name, resolve a name clash', async ({ page, roster }, testInfo) => {
     const user = await roster.createUser({ name: 'Tile Tester' });
     const api = roster.api(user.api_key);

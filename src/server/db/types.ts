@@ -1,3 +1,4 @@
+import type { ProjectsTables } from '../modules/projects/tables.ts';
 import type { CustomEndpointTables } from '../modules/custom-endpoints/tables.ts';
 import type { Generated } from 'kysely';
 import type { InvitesTables } from '../modules/invites/tables.ts';
@@ -94,4 +95,4 @@ export interface CoreTables {
 }
 
 /** Each feature module adds its tables by extending this interface with its own `…Tables`. */
-export interface Database extends CoreTables, TilesTables, InvitesTables, CustomEndpointTables {}
+export interface Database extends CoreTables, TilesTables, InvitesTables, CustomEndpointTables, ProjectsTables {}

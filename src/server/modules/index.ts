@@ -1,10 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import { accountRoutes } from './account/routes.ts';
+import { contextsRoutes } from './contexts/routes.ts';
 import { creditsRoutes } from './credits/routes.ts';
 import { invitesRoutes } from './invites/routes.ts';
 import { organizationsRoutes } from './organizations/routes.ts';
+import { projectsRoutes } from './projects/routes.ts';
 import { customEndpointRoutes } from './custom-endpoints/routes.ts';
 import { systemRoutes } from './system/routes.ts';
+import { tilesRoutes } from './tiles/routes.ts';
 import { usersRoutes } from './users/routes.ts';
 
 /** Every feature module's routes. Add one line per module. */
@@ -12,6 +15,9 @@ export async function registerModules(app: FastifyInstance): Promise<void> {
   await systemRoutes(app);
   usersRoutes(app);
   creditsRoutes(app);
+  projectsRoutes(app);
+  contextsRoutes(app);
+  tilesRoutes(app);
   organizationsRoutes(app);
   invitesRoutes(app);
   accountRoutes(app);

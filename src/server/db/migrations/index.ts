@@ -1,16 +1,20 @@
 import type { Migration } from 'kysely';
 import type { Dialect } from '../connection.ts';
 import { coreMigration } from './2026-11-22-01-core.ts';
+import { projectsMigration } from './2026-11-22-03-projects.ts';
 import { organizationsMigration } from './2026-11-22-04-organizations.ts';
 import { accountMigration } from './2026-11-22-05-account.ts';
+import { tilesMigration } from './2026-11-22-06-tiles.ts';
 import { rateLimitsMigration } from './2026-11-22-07-rate-limits.ts';
 
 /** Every migration in order. Names are dates: append new ones, never edit or reorder landed ones. */
 export function allMigrations(dialect: Dialect): Record<string, Migration> {
   return {
     '2026-11-22-01-core': coreMigration(dialect),
+    '2026-11-22-03-projects': projectsMigration(dialect),
     '2026-11-22-04-organizations': organizationsMigration(dialect),
     '2026-11-22-05-account': accountMigration(dialect),
+    '2026-11-22-06-tiles': tilesMigration(dialect),
     '2026-11-22-07-rate-limits': rateLimitsMigration,
   };
 }

@@ -1,12 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ROLE_IDS } from '../../../shared/roles.ts';
 import { makeTestApp, type TestApp, type TestUser } from '../../testing/harness.ts';
-import { hasProjectAccess } from './project-access.ts';
 
-// These tests drive the real project and context endpoints of issue 4. Until that module provides
-// ProjectAccess (and the tiles routes and migration 06 are registered with it), they cannot run.
-const waitingForProjects = !hasProjectAccess();
-if (waitingForProjects) console.warn('tiles route tests skipped: the projects module has not provided ProjectAccess yet');
+// These tests drive the real project and context endpoints (issue 4) through the tiles routes.
 
 async function ok(res: { statusCode: number; body: string; json(): any }, status = 200) {
   if (res.statusCode !== status) throw new Error(`expected ${status}, got ${res.statusCode}: ${res.body}`);
@@ -62,7 +58,7 @@ async function tilesOf(t: TestApp, key: string, project: string) {
   return list.flatMap((i: any) => i.tabs.flatMap((tab: any) => tab.tiles.map((tile: any) => ({ ...tile, tab: tab.name }))));
 }
 
-describe.skipIf(waitingForProjects)('interfaces, tabs and tiles', () => {
+describe('interfaces, tabs and tiles', () => {
   it('returns a project with its interfaces, ordered tabs and tiles in one call', async () => {
     const t = await makeTestApp();
     const s = await setup(t);
@@ -141,7 +137,7 @@ describe.skipIf(waitingForProjects)('interfaces, tabs and tiles', () => {
   });
 });
 
-describe.skipIf(waitingForProjects)('POST /v0/tile/export_template', () => {
+describe('POST /v0/tile/export_template', () => {
   it('exports by tile_id with metadata', async () => {
     const t = await makeTestApp();
     const s = await setup(t);
@@ -221,7 +217,7 @@ describe.skipIf(waitingForProjects)('POST /v0/tile/export_template', () => {
   });
 });
 
-describe.skipIf(waitingForProjects)('POST /v0/tile/import_template', () => {
+describe('POST /v0/tile/import_template', () => {
   it('imports into a tab by id; the tile is listed with its content', async () => {
     const t = await makeTestApp();
     const s = await setup(t);
@@ -456,7 +452,7 @@ describe.skipIf(waitingForProjects)('POST /v0/tile/import_template', () => {
   });
 });
 
-describe.skipIf(waitingForProjects)('starter project', () => {
+describe('starter project', () => {
   it('a new user can export the starter tile straight away', async () => {
     const t = await makeTestApp();
     const u = await t.user();

@@ -1,0 +1,228 @@
+import { createHash } from 'node:crypto';
+import { sql } from 'kysely';
+import type { Conn } from '../../db/connection.ts';
+import { conflict, invalid } from '../../http/errors.ts';
+import type { ColumnType } from '../../../shared/projects.ts';
+
+export interface ContextRules {
+  id: number;
+  is_versioned: number;
+  allow_duplicates: number;
+  /** column → type ('any' for a list of names without types) */
+  unique_keys: Record<string, ColumnType | 'any'>;
+  auto_counting: Record<string, string | null>;
+  columns: string[];
+}
+
+export interface NewContext {
+  name: string;
+  description?: string | null;
+  is_versioned?: boolean;
+  allow_duplicates?: boolean;
+  unique_keys?: Record<string, ColumnType> | string[];
+  auto_counting?: Record<string, string | null>;
+}
+
+export async function createContext(db: Conn, projectId: number, input: NewContext, now: Date): Promise<{ id: number } | null> {
+  const uniqueKeys = Array.isArray(input.unique_keys)
+    ? Object.fromEntries(input.unique_keys.map((c) => [c, 'any']))
+    : (input.unique_keys ?? {});
+  const row = await db
+    .insertInto('contexts')
+    .values({
+      project_id: projectId,
+      name: input.name,
+      description: input.description ?? '',
+      is_versioned: input.is_versioned ? 1 : 0,
+      allow_duplicates: input.allow_duplicates === false ? 0 : 1,
+      unique_keys: JSON.stringify(uniqueKeys),
+      auto_counting: JSON.stringify(input.auto_counting ?? {}),
+      columns: JSON.stringify([...new Set([...Object.keys(uniqueKeys), ...Object.keys(input.auto_counting ?? {})])]),
+      head_commit_id: null,
+      created_at: now.toISOString(),
+    })
+    .onConflict((oc) => oc.columns(['project_id', 'name']).doNothing())
+    .returning('id')
+    .executeTakeFirst();
+  return row ?? null;
+}
+
+/** Contexts of a project; `prefix` is literal (no wildcards) and case-sensitive on every database. */
+export function listContexts(db: Conn, projectId: number, prefix?: string) {
+  let q = db
+    .selectFrom('contexts as c')
+    .leftJoin('commits as h', 'h.id', 'c.head_commit_id')
+    .select(['c.id', 'c.name', 'c.description', 'c.is_versioned', 'c.allow_duplicates', 'c.unique_keys', 'c.auto_counting', 'c.columns', 'c.created_at', 'h.hash as head_hash'])
+    .where('c.project_id', '=', projectId);
+  if (prefix) q = q.where(sql<string>`substr(c.name, 1, ${prefix.length})`, '=', prefix);
+  return q.orderBy('c.name').execute();
+}
+
+export function findContext(db: Conn, projectId: number, name: string) {
+  return db.selectFrom('contexts').selectAll().where('project_id', '=', projectId).where('name', '=', name).executeTakeFirst();
+}
+
+export async function deleteContext(db: Conn, contextId: number): Promise<void> {
+  await db.deleteFrom('contexts').where('id', '=', contextId).execute();
+}
+
+export function rulesOf(row: { id: number; is_versioned: number; allow_duplicates: number; unique_keys: string; auto_counting: string; columns: string }): ContextRules {
+  return {
+    id: row.id,
+    is_versioned: row.is_versioned,
+    allow_duplicates: row.allow_duplicates,
+    unique_keys: JSON.parse(row.unique_keys),
+    auto_counting: JSON.parse(row.auto_counting),
+    columns: JSON.parse(row.columns),
+  };
+}
+
+/** Column names of every context of a project (tile templates are checked against them). */
+export async function projectColumns(db: Conn, projectId: number): Promise<Map<string, string[]>> {
+  const rows = await db.selectFrom('contexts').select(['name', 'columns']).where('project_id', '=', projectId).execute();
+  return new Map(rows.map((r) => [r.name, JSON.parse(r.columns) as string[]]));
+}
+
+// ---- Rows -----------------------------------------------------------------------------------
+
+/** Sorted-key JSON, so equal rows hash equally whatever the key order they arrived in. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value && typeof value === 'object') {
+    return `{${Object.keys(value)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`)
+      .join(',')}}`;
+  }
+  return JSON.stringify(value ?? null);
+}
+
+const TYPE_CHECKS: Record<ColumnType | 'any', (v: unknown) => boolean> = {
+  any: (v) => v === null || ['string', 'number', 'boolean'].includes(typeof v),
+  str: (v) => typeof v === 'string',
+  int: (v) => typeof v === 'number' && Number.isInteger(v),
+  float: (v) => typeof v === 'number' && Number.isFinite(v),
+  bool: (v) => typeof v === 'boolean',
+  datetime: (v) => typeof v === 'string' && !Number.isNaN(Date.parse(v)) && /\d{4}-\d{2}-\d{2}T/.test(v),
+  date: (v) => typeof v === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(v),
+  time: (v) => typeof v === 'string' && /^\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/.test(v),
+  dict: (v) => !!v && typeof v === 'object' && !Array.isArray(v),
+  list: (v) => Array.isArray(v),
+};
+
+/** The derived columns of a row under the context's rules; a 422 naming the field when a unique key is missing or mistyped. */
+function derive(rules: ContextRules, entries: Record<string, unknown>, loc: (string | number)[]) {
+  const keys = Object.keys(rules.unique_keys);
+  let uniqueKey: string | null = null;
+  if (keys.length > 0) {
+    for (const column of keys) {
+      const type = rules.unique_keys[column]!;
+      if (!(column in entries)) throw invalid([...loc, column], `Required: ${column} is a unique key of this context.`, 'missing');
+      if (!TYPE_CHECKS[type](entries[column])) throw invalid([...loc, column], `Must be of type ${type} (unique key of this context).`);
+    }
+    uniqueKey = canonical(keys.map((k) => entries[k]));
+  }
+  const contentHash = rules.allow_duplicates ? null : createHash('sha256').update(canonical(entries)).digest('hex');
+  return { uniqueKey, contentHash };
+}
+
+async function nextCount(tx: Conn, contextId: number, counterKey: string): Promise<number> {
+  const row = await tx
+    .insertInto('context_counters')
+    .values({ context_id: contextId, counter_key: counterKey, next_value: 1 })
+    .onConflict((oc) => oc.columns(['context_id', 'counter_key']).doUpdateSet({ next_value: sql`context_counters.next_value + 1` }))
+    .returning('next_value')
+    .executeTakeFirstOrThrow();
+  return Number(row.next_value);
+}
+
+function clashError(rules: ContextRules, error: unknown, index: number | null): Error {
+  const message = String((error as Error).message ?? '');
+  const where = index === null ? '' : ` (row ${index})`;
+  if (/unique_key/.test(message)) {
+    return conflict(`A row with the same unique key (${Object.keys(rules.unique_keys).join(', ')}) already exists${where}.`);
+  }
+  return conflict(`An identical row already exists and this context does not allow duplicates${where}.`);
+}
+
+async function rememberColumns(tx: Conn, rules: ContextRules, entries: Record<string, unknown>[]): Promise<void> {
+  const known = new Set(rules.columns);
+  const before = known.size;
+  for (const e of entries) for (const k of Object.keys(e)) known.add(k);
+  if (known.size !== before) {
+    rules.columns = [...known];
+    await tx.updateTable('contexts').set({ columns: JSON.stringify(rules.columns) }).where('id', '=', rules.id).execute();
+  }
+}
+
+function isUnique(error: unknown): boolean {
+  const code = (error as { code?: string }).code;
+  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE';
+}
+
+/** Inserts rows in the caller's transaction, filling counters; a clash anywhere rolls the whole batch back (409). */
+export async function insertRows(tx: Conn, rules: ContextRules, batch: Record<string, unknown>[], now: Date): Promise<number[]> {
+  const at = now.toISOString();
+  const ids: number[] = [];
+  const stored: Record<string, unknown>[] = [];
+  for (const [index, given] of batch.entries()) {
+    const entries = { ...given };
+    for (const [column, parent] of Object.entries(rules.auto_counting)) {
+      if (entries[column] !== undefined && entries[column] !== null) continue;
+      const scopeValue = parent === null ? '' : canonical(entries[parent] ?? null);
+      entries[column] = await nextCount(tx, rules.id, `${column}\u0001${scopeValue}`);
+    }
+    const { uniqueKey, contentHash } = derive(rules, entries, ['body', 'entries', index]);
+    try {
+      const row = await tx
+        .insertInto('context_rows')
+        .values({ context_id: rules.id, entries: JSON.stringify(entries), unique_key: uniqueKey, content_hash: contentHash, created_at: at, updated_at: at })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      ids.push(row.id);
+      stored.push(entries);
+    } catch (error) {
+      if (isUnique(error)) throw clashError(rules, error, index);
+      throw error;
+    }
+  }
+  if (rules.is_versioned && ids.length) await tx.insertInto('pending_changes').values(ids.map((id) => ({ context_id: rules.id, row_id: id }))).onConflict((oc) => oc.doNothing()).execute();
+  await rememberColumns(tx, rules, stored);
+  return ids;
+}
+
+/** Merges `changes` into the row's entries (a null value clears a column); false when the row does not exist. */
+export async function patchRow(tx: Conn, rules: ContextRules, rowId: number, changes: Record<string, unknown>, now: Date): Promise<boolean> {
+  const row = await tx.selectFrom('context_rows').select('entries').where('id', '=', rowId).where('context_id', '=', rules.id).executeTakeFirst();
+  if (!row) return false;
+  const entries = { ...(JSON.parse(row.entries) as Record<string, unknown>), ...changes };
+  const { uniqueKey, contentHash } = derive(rules, entries, ['body', 'entries']);
+  try {
+    await tx
+      .updateTable('context_rows')
+      .set({ entries: JSON.stringify(entries), unique_key: uniqueKey, content_hash: contentHash, updated_at: now.toISOString() })
+      .where('id', '=', rowId)
+      .execute();
+  } catch (error) {
+    if (isUnique(error)) throw clashError(rules, error, null);
+    throw error;
+  }
+  if (rules.is_versioned) await tx.insertInto('pending_changes').values({ context_id: rules.id, row_id: rowId }).onConflict((oc) => oc.doNothing()).execute();
+  await rememberColumns(tx, rules, [entries]);
+  return true;
+}
+
+export async function deleteRow(tx: Conn, rules: ContextRules, rowId: number): Promise<boolean> {
+  const result = await tx.deleteFrom('context_rows').where('id', '=', rowId).where('context_id', '=', rules.id).executeTakeFirst();
+  if (Number(result.numDeletedRows) === 0) return false;
+  if (rules.is_versioned) await tx.insertInto('pending_changes').values({ context_id: rules.id, row_id: rowId }).onConflict((oc) => oc.doNothing()).execute();
+  return true;
+}
+
+export async function listRows(db: Conn, contextId: number, offset: number, limit: number) {
+  const [rows, count] = await Promise.all([
+    db.selectFrom('context_rows').select(['id', 'entries', 'created_at', 'updated_at']).where('context_id', '=', contextId).orderBy('id').limit(limit).offset(offset).execute(),
+    db.selectFrom('context_rows').select((eb) => eb.fn.countAll().as('n')).where('context_id', '=', contextId).executeTakeFirstOrThrow(),
+  ]);
+  return { rows, count: Number(count.n) };
+}

@@ -1,0 +1,112 @@
+import { createHash } from 'node:crypto';
+import { sql } from 'kysely';
+import type { Conn } from '../../db/connection.ts';
+import { badRequest } from '../../http/errors.ts';
+
+/**
+ * Versions of a context. A commit stores only the rows changed since its parent (commit_rows, with
+ * NULL entries for a deletion); the rows at a commit are the newest version of each row along its
+ * ancestry. History is a DAG: rolling back moves HEAD, later commits stay, and the next commit after
+ * a rollback starts a branch.
+ */
+
+/** The rows as they are at `commitId`: newest version of each row id along the ancestry, deletions dropped. */
+function rowsAt(commitId: number) {
+  return sql<{ row_id: number; entries: string; unique_key: string | null; content_hash: string | null; created_at: string; updated_at: string }>`
+    with recursive chain (id, prev_hash, depth) as (
+      select id, prev_hash, 0 from commits where id = ${commitId}
+      union all
+      select c.id, c.prev_hash, chain.depth + 1 from commits c join chain on c.hash = chain.prev_hash
+    ),
+    ranked as (
+      select cr.row_id, cr.entries, cr.unique_key, cr.content_hash, cr.created_at, cr.updated_at,
+             row_number() over (partition by cr.row_id order by chain.depth) as rn
+      from commit_rows cr join chain on cr.commit_id = chain.id
+    )
+    select row_id, entries, unique_key, content_hash, created_at, updated_at from ranked where rn = 1 and entries is not null`;
+}
+
+export async function createCommit(tx: Conn, contextId: number, message: string | null, now: Date): Promise<string> {
+  const context = await tx.selectFrom('contexts').select(['head_commit_id']).where('id', '=', contextId).executeTakeFirstOrThrow();
+  const head = context.head_commit_id === null ? null : await tx.selectFrom('commits').select('hash').where('id', '=', context.head_commit_id).executeTakeFirst();
+  const changed = await tx
+    .selectFrom('pending_changes as p')
+    .leftJoin('context_rows as r', 'r.id', 'p.row_id')
+    .select(['p.row_id', 'r.entries'])
+    .where('p.context_id', '=', contextId)
+    .orderBy('p.row_id')
+    .execute();
+  const digest = createHash('sha256');
+  for (const c of changed) digest.update(`${c.row_id}\u0000${c.entries ?? ''}\u0001`);
+  const at = now.toISOString();
+  const prevHash = head?.hash ?? null;
+  const hash = createHash('sha256').update(`${prevHash ?? ''}\n${digest.digest('hex')}\n${at}\n${message ?? ''}\n${contextId}`).digest('hex');
+  const { n } = await tx.selectFrom('context_rows').select((eb) => eb.fn.countAll().as('n')).where('context_id', '=', contextId).executeTakeFirstOrThrow();
+  const commit = await tx
+    .insertInto('commits')
+    .values({ context_id: contextId, hash, prev_hash: prevHash, message, row_count: Number(n), created_at: at })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  await sql`
+    insert into commit_rows (commit_id, row_id, entries, unique_key, content_hash, created_at, updated_at)
+    select ${commit.id}, p.row_id, r.entries, r.unique_key, r.content_hash, r.created_at, r.updated_at
+    from pending_changes p left join context_rows r on r.id = p.row_id
+    where p.context_id = ${contextId}`.execute(tx);
+  await tx.deleteFrom('pending_changes').where('context_id', '=', contextId).execute();
+  await tx.updateTable('contexts').set({ head_commit_id: commit.id }).where('id', '=', contextId).execute();
+  return hash;
+}
+
+export async function hasPendingChanges(tx: Conn, contextId: number): Promise<boolean> {
+  return !!(await tx.selectFrom('pending_changes').select('row_id').where('context_id', '=', contextId).limit(1).executeTakeFirst());
+}
+
+export function findCommit(db: Conn, contextId: number, hash: string) {
+  return db.selectFrom('commits').select(['id', 'hash']).where('context_id', '=', contextId).where('hash', '=', hash).executeTakeFirst();
+}
+
+/**
+ * Moves HEAD to the commit and restores its rows with their ids. Uncommitted changes are committed
+ * first ("Auto-saved before rollback to …") so a rollback can itself be undone.
+ */
+export async function rollback(tx: Conn, contextId: number, contextName: string, hash: string, now: Date): Promise<string | null> {
+  const target = await findCommit(tx, contextId, hash);
+  if (!target) throw badRequest(`Commit hash ${hash} not found for context ${contextName}.`);
+  let autoSaved: string | null = null;
+  if (await hasPendingChanges(tx, contextId)) autoSaved = await createCommit(tx, contextId, `Auto-saved before rollback to ${hash}`, now);
+  await tx.deleteFrom('context_rows').where('context_id', '=', contextId).execute();
+  await sql`
+    insert into context_rows (id, context_id, entries, unique_key, content_hash, created_at, updated_at)
+    select row_id, ${contextId}, entries, unique_key, content_hash, created_at, updated_at from (${rowsAt(target.id)}) restored`.execute(tx);
+  await tx.updateTable('contexts').set({ head_commit_id: target.id }).where('id', '=', contextId).execute();
+  return autoSaved;
+}
+
+/** Rows of a commit, read-only, paginated by row id. */
+export async function rowsAtCommit(db: Conn, commitId: number, offset: number, limit: number) {
+  const [rows, count] = await Promise.all([
+    sql<{ row_id: number; entries: string; created_at: string; updated_at: string }>`
+      select row_id, entries, created_at, updated_at from (${rowsAt(commitId)}) at_commit order by row_id limit ${limit} offset ${offset}`.execute(db),
+    sql<{ n: number | string }>`select count(*) as n from (${rowsAt(commitId)}) at_commit`.execute(db),
+  ]);
+  return { rows: rows.rows, count: Number(count.rows[0]?.n ?? 0) };
+}
+
+/** Newest first, with the DAG links both ways. */
+export async function listCommits(db: Conn, contextId: number) {
+  const [commits, context] = await Promise.all([
+    db.selectFrom('commits').select(['id', 'hash', 'prev_hash', 'message', 'row_count', 'created_at']).where('context_id', '=', contextId).orderBy('id', 'desc').execute(),
+    db.selectFrom('contexts').select('head_commit_id').where('id', '=', contextId).executeTakeFirstOrThrow(),
+  ]);
+  const next = new Map<string, string[]>();
+  for (const c of commits) if (c.prev_hash) next.set(c.prev_hash, [...(next.get(c.prev_hash) ?? []), c.hash]);
+  return commits.map((c) => ({
+    commit_hash: c.hash,
+    commit_message: c.message,
+    created_at: c.created_at,
+    prev_commit_hash: c.prev_hash,
+    next_commit_hashes: (next.get(c.hash) ?? []).reverse(),
+    row_count: c.row_count,
+    is_head: c.id === context.head_commit_id,
+  }));
+}

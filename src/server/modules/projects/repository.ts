@@ -1,0 +1,53 @@
+import type { Scope } from '../../auth/principal.ts';
+import type { Conn } from '../../db/connection.ts';
+import { inScope } from '../../db/scope.ts';
+
+/** Names are unique per scope: the user's personal projects, or one organization's. */
+export const scopeKey = (scope: Scope) => (scope.organizationId === null ? `u:${scope.userId}` : `o:${scope.organizationId}`);
+
+export interface NewProject {
+  name: string;
+  description?: string | null;
+  icon?: string | null;
+  order?: number | null;
+  is_versioned?: boolean;
+}
+
+/** Inserts the project unless its name is taken in the scope (then null: the unique index decides races). */
+export async function createProject(db: Conn, scope: Scope, input: NewProject, now: Date): Promise<{ id: number } | null> {
+  let order = input.order ?? null;
+  if (order === null) {
+    const last = await db.selectFrom('projects').select((eb) => eb.fn.max('sort_order').as('max')).where(inScope(scope)).executeTakeFirst();
+    order = last?.max === null || last?.max === undefined ? 0 : Number(last.max) + 1;
+  }
+  const row = await db
+    .insertInto('projects')
+    .values({
+      user_id: scope.userId,
+      organization_id: scope.organizationId,
+      scope_key: scopeKey(scope),
+      name: input.name,
+      description: input.description ?? null,
+      icon: input.icon ?? 'folder',
+      sort_order: order,
+      is_versioned: input.is_versioned ? 1 : 0,
+      created_at: now.toISOString(),
+    })
+    .onConflict((oc) => oc.columns(['scope_key', 'name']).doNothing())
+    .returning('id')
+    .executeTakeFirst();
+  return row ?? null;
+}
+
+export async function listProjectNames(db: Conn, scope: Scope): Promise<string[]> {
+  const rows = await db.selectFrom('projects').select('name').where('scope_key', '=', scopeKey(scope)).orderBy('sort_order').orderBy('name').execute();
+  return rows.map((r) => r.name);
+}
+
+export function findProjectByName(db: Conn, scope: Scope, name: string) {
+  return db.selectFrom('projects').selectAll().where('scope_key', '=', scopeKey(scope)).where('name', '=', name).executeTakeFirst();
+}
+
+export async function deleteProject(db: Conn, projectId: number): Promise<void> {
+  await db.deleteFrom('projects').where('id', '=', projectId).execute();
+}

@@ -1,0 +1,79 @@
+import type { Generated } from 'kysely';
+
+export interface ProjectTable {
+  id: Generated<number>;
+  user_id: string;
+  organization_id: number | null;
+  scope_key: string;
+  name: string;
+  description: string | null;
+  icon: string | null;
+  sort_order: number | null;
+  is_versioned: number;
+  created_at: string;
+}
+
+export interface ContextTable {
+  id: Generated<number>;
+  project_id: number;
+  name: string;
+  description: string;
+  is_versioned: number;
+  allow_duplicates: number;
+  unique_keys: string;
+  auto_counting: string;
+  columns: string;
+  head_commit_id: number | null;
+  created_at: string;
+}
+
+export interface ContextRowTable {
+  id: Generated<number>;
+  context_id: number;
+  entries: string;
+  unique_key: string | null;
+  content_hash: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ContextCounterTable {
+  context_id: number;
+  counter_key: string;
+  next_value: number;
+}
+
+export interface CommitTable {
+  id: Generated<number>;
+  context_id: number;
+  hash: string;
+  prev_hash: string | null;
+  message: string | null;
+  row_count: number;
+  created_at: string;
+}
+
+export interface CommitRowTable {
+  commit_id: number;
+  row_id: number;
+  entries: string | null;
+  unique_key: string | null;
+  content_hash: string | null;
+  created_at: string | null;
+  updated_at: string | null;
+}
+
+export interface PendingChangeTable {
+  context_id: number;
+  row_id: number;
+}
+
+export interface ProjectsTables {
+  projects: ProjectTable;
+  contexts: ContextTable;
+  context_rows: ContextRowTable;
+  context_counters: ContextCounterTable;
+  commits: CommitTable;
+  commit_rows: CommitRowTable;
+  pending_changes: PendingChangeTable;
+}

@@ -1,0 +1,119 @@
+import { z } from 'zod';
+import { Timestamp, opt, text } from './common.ts';
+
+const NAME_RULE = 'Use letters, digits, "_", "-" and "/" only.';
+
+export const projectName = () =>
+  z.string().trim().min(1, 'Must not be empty.').max(255, 'Must be at most 255 characters.').regex(/^[a-zA-Z0-9_\-/]+$/, NAME_RULE);
+
+/** 6. POST /v0/project */
+export const ProjectInput = z.object({
+  name: projectName(),
+  is_versioned: opt(z.boolean()),
+  icon: opt(text(64)),
+  order: opt(z.number().int('Must be an integer.').min(0, 'Must be 0 or more.').max(1_000_000, 'Must be at most 1 000 000.')),
+  description: opt(text(256)),
+});
+export type ProjectInputType = z.input<typeof ProjectInput>;
+
+export const ProjectSchema = z.object({
+  name: z.string(),
+  is_versioned: z.boolean(),
+  icon: z.string().nullable(),
+  order: z.number().int().nullable(),
+  description: z.string().nullable(),
+  created_at: Timestamp,
+});
+export type Project = z.infer<typeof ProjectSchema>;
+
+/** 7. GET /v0/projects */
+export const ProjectNames = z.array(z.string());
+
+export const ProjectPath = z.object({ project_name: z.string().min(1) });
+
+// ---- Contexts -------------------------------------------------------------------------------
+
+export const COLUMN_TYPES = ['str', 'int', 'float', 'bool', 'datetime', 'date', 'time', 'dict', 'list'] as const;
+export const ColumnTypeSchema = z.enum(COLUMN_TYPES, { error: `Must be one of ${COLUMN_TYPES.join(', ')}.` });
+export type ColumnType = z.infer<typeof ColumnTypeSchema>;
+
+const columnName = () => z.string().trim().min(1, 'Column names must not be empty.').max(255, 'Must be at most 255 characters.');
+
+export const contextName = () =>
+  z
+    .string()
+    .trim()
+    .min(1, 'Must not be empty.')
+    .max(255, 'Must be at most 255 characters.')
+    .regex(/^[a-zA-Z0-9_\-/.]+$/, 'Use letters, digits, "_", "-", "." and "/" only.');
+
+/** Extension: POST /v0/project/{p}/contexts */
+export const ContextInput = z.object({
+  name: contextName(),
+  description: opt(text(1000)),
+  is_versioned: opt(z.boolean()),
+  allow_duplicates: opt(z.boolean()),
+  /** `{column: type}`, or a list of column names (any scalar type). */
+  unique_keys: opt(z.union([z.record(columnName(), ColumnTypeSchema), z.array(columnName()).max(20, 'At most 20 unique key columns.')])),
+  /** `{column: parent column | null}`: a counter filled on insert, restarting within each parent value. */
+  auto_counting: opt(z.record(columnName(), columnName().nullable())),
+});
+export type ContextInputType = z.input<typeof ContextInput>;
+
+/** Item of 8. GET /v0/project/{p}/contexts */
+export const ContextSchema = z.object({
+  name: z.string(),
+  description: z.string(),
+  is_versioned: z.boolean(),
+  allow_duplicates: z.boolean(),
+  unique_keys: z.array(z.string()),
+  unique_key_types: z.record(z.string(), z.string()),
+  auto_counting: z.record(z.string(), z.string().nullable()),
+  head_commit_hash: z.string().nullable(),
+  created_at: Timestamp,
+});
+export type Context = z.infer<typeof ContextSchema>;
+
+export const ContextsQuery = z.object({ prefix: opt(z.string().max(255, 'Must be at most 255 characters.')) });
+export const ContextPath = z.object({ project_name: z.string().min(1), context_name: z.string().min(1) });
+
+// ---- Rows ("logs") --------------------------------------------------------------------------
+
+export const Entries = z
+  .record(z.string().max(255, 'Column names must be at most 255 characters.'), z.unknown())
+  .refine((e) => JSON.stringify(e).length <= 64 * 1024, 'A row must be at most 64 KB of JSON.')
+  .refine((e) => !JSON.stringify(e).includes('\\u0000'), 'Must not contain NUL characters.');
+
+export const LogSchema = z.object({ id: z.number().int(), entries: z.record(z.string(), z.unknown()), created_at: Timestamp, updated_at: Timestamp });
+export type Log = z.infer<typeof LogSchema>;
+
+export const LogsQuery = z.object({
+  offset: opt(z.coerce.number().int('Must be an integer.').min(0, 'Must be 0 or more.')),
+  limit: opt(z.coerce.number().int('Must be an integer.').min(1, 'Must be at least 1.').max(1000, 'Must be at most 1000.')),
+  commit: opt(z.string().regex(/^[0-9a-f]{64}$/, 'Must be a 64-character commit hash.')),
+});
+export const LogsResponse = z.object({ logs: z.array(LogSchema), count: z.number().int() });
+export const LogsInput = z.object({ entries: z.array(Entries).min(1, 'Give at least one row.').max(1000, 'At most 1000 rows per request.') });
+export const LogsCreated = z.object({ ids: z.array(z.number().int()) });
+export const LogPatch = z.object({ entries: Entries });
+export const LogPath = ContextPath.extend({ log_id: z.coerce.number({ error: 'log_id must be an integer.' }).int('log_id must be an integer.').min(1) });
+
+// ---- Versions -------------------------------------------------------------------------------
+
+export const CommitInput = z.object({ commit_message: opt(text(1000)) });
+export const CommitCreated = z.object({ commit_hash: z.string() });
+export const CommitSchema = z.object({
+  commit_hash: z.string(),
+  commit_message: z.string().nullable(),
+  created_at: Timestamp,
+  prev_commit_hash: z.string().nullable(),
+  next_commit_hashes: z.array(z.string()),
+  row_count: z.number().int(),
+  is_head: z.boolean(),
+});
+export type Commit = z.infer<typeof CommitSchema>;
+export const CommitList = z.array(CommitSchema);
+
+/** 9. POST …/contexts/{c}/rollback */
+export const RollbackInput = z.object({ commit_hash: z.string().trim().min(1, 'Give the hash of the commit to roll back to.') });
+export const RollbackResponse = z.object({ status: z.literal('success'), message: z.string(), auto_saved_commit_hash: z.string().nullable() });
