@@ -102,4 +102,47 @@ describe('CLI', { timeout: 60_000 }, () => {
     const rotated = JSON.parse((await cli(dir, 'key', 'rotate', '--email', 'demo@roster.local')).stdout);
     expect(rotated.api_key).toMatch(/^rk_/);
   });
+
+  it('backs up a running server online and restores the snapshot once it is stopped', async () => {
+    const dir = tmp();
+    const backup = path.join(tmp(), 'nested', 'roster-backup.db');
+    await cli(dir, 'user', 'create', '--email', 'kept@example.com');
+    const port = 30000 + Math.floor(Math.random() * 20000);
+    const server = await serve(dir, port);
+    const made = await cli(dir, 'backup', '--to', backup);
+    expect(made.code, made.stderr).toBe(0);
+    expect(JSON.parse(made.stdout)).toEqual({ file: backup, bytes: expect.any(Number), migrations: expect.any(Number) });
+    expect(fs.existsSync(`${backup}.partial`)).toBe(false);
+    await cli(dir, 'user', 'create', '--email', 'after-backup@example.com');
+
+    const refused = await cli(dir, 'restore', '--from', backup);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('stop the server before restoring');
+    expect(await server.stop()).toBe(0);
+
+    const restored = await cli(dir, 'restore', '--from', backup);
+    expect(restored.code, restored.stderr).toBe(0);
+    expect((await cli(dir, 'key', 'rotate', '--email', 'kept@example.com')).code).toBe(0);
+    const gone = await cli(dir, 'key', 'rotate', '--email', 'after-backup@example.com');
+    expect(gone.code).toBe(2);
+    expect(gone.stderr).toContain('No user with e-mail after-backup@example.com');
+  });
+
+  it('refuses what is not a Roster backup and explains PostgreSQL backups', async () => {
+    const dir = tmp();
+    await cli(dir, 'user', 'create', '--email', 'safe@example.com');
+    const junk = path.join(tmp(), 'junk.db');
+    fs.writeFileSync(junk, 'not a database at all, just text padded out to look big enough'.repeat(100));
+    const bad = await cli(dir, 'restore', '--from', junk);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/not a SQLite database|cannot be opened/);
+    expect((await cli(dir, 'key', 'rotate', '--email', 'safe@example.com')).code).toBe(0);
+    expect((await cli(dir, 'backup')).stderr).toContain('--to is required');
+    const pg = await run(process.execPath, ['--import', 'tsx', main, 'backup', '--to', junk], {
+      cwd: root,
+      env: env(dir, { DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none' }),
+    }).then(() => ({ code: 0, stderr: '' }), (e: { code: number; stderr: string }) => e);
+    expect(pg.code).toBe(2);
+    expect(pg.stderr).toContain('pg_dump');
+  });
 });

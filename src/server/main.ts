@@ -10,13 +10,16 @@ import { createUser, findUserByEmail, rotatePersonalKey } from './modules/users/
 import { createOrganization } from './modules/organizations/repository.ts';
 import { accountOf, addCredits, fromMicros, toMicros } from './modules/credits/repository.ts';
 import { email as emailSchema } from '../shared/common.ts';
+import { backupSqlite, restoreSqlite, sqliteFileOf } from './db/backup.ts';
 
 const USAGE = `Usage: npm run roster -- <command>
   serve                                             run the API and dashboard (what npm start runs)
   user create --email E [--name N] [--credits C]    → {"user_id","email","api_key"}
   org create --owner-email E --name N               → {"organization_id","name","api_key"} (owner's org key)
   credits add --email E --amount N                  → {"user_id","email","credits"}
-  key rotate --email E                              → {"user_id","email","api_key"} (old key revoked)`;
+  key rotate --email E                              → {"user_id","email","api_key"} (old key revoked)
+  backup --to FILE                                  online copy of the SQLite database → {"file","bytes","migrations"}
+  restore --from FILE                               replace the SQLite database with a backup (server stopped)`;
 
 class UsageError extends Error {}
 
@@ -62,6 +65,7 @@ async function userByEmail(app: FastifyInstance, email: string) {
 
 async function runCommand(argv: string[], config: Config): Promise<unknown> {
   const [group, action, ...rest] = argv;
+  if (group === 'backup' || group === 'restore') return runBackupCommand(group, argv.slice(1), config);
   const { values } = parseArgs({
     args: rest,
     options: {
@@ -109,6 +113,30 @@ async function runCommand(argv: string[], config: Config): Promise<unknown> {
         throw new UsageError(`Unknown command "${command}".`);
     }
   });
+}
+
+/** Backup and restore act on the database file itself, without opening the app. */
+async function runBackupCommand(group: 'backup' | 'restore', args: string[], config: Config): Promise<unknown> {
+  const { values } = parseArgs({
+    args,
+    options: { to: { type: 'string' }, from: { type: 'string' } },
+    strict: true,
+  });
+  const file = sqliteFileOf(config.databaseUrl);
+  if (!file) {
+    throw new UsageError(
+      group === 'backup'
+        ? 'backup copies the SQLite database; for PostgreSQL run: pg_dump --format=custom --file=FILE "$DATABASE_URL"'
+        : 'restore replaces the SQLite database; for PostgreSQL run: pg_restore --clean --dbname="$DATABASE_URL" FILE',
+    );
+  }
+  try {
+    if (group === 'backup') return await backupSqlite(file, required(values, 'to'));
+    return restoreSqlite(required(values, 'from'), file);
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    throw new UsageError((error as Error).message);
+  }
 }
 
 /** First start on an empty database: a demo owner with credits, a demo organization, and a sign-in link. */
