@@ -5,6 +5,9 @@ import { NotFoundPage } from './not-found-page.tsx';
 /** Pages of the signed-in app. Features add their routes here, loaded lazily (`lazy: () => import(…)`). */
 const appRoutes: RouteObject[] = [
   { index: true, lazy: async () => ({ Component: (await import('./home-page.tsx')).HomePage }) },
+  { path: 'projects', lazy: async () => ({ Component: (await import('../features/projects/pages/projects-page.tsx')).ProjectsPage }) },
+  { path: 'projects/:project', lazy: async () => ({ Component: (await import('../features/projects/pages/project-page.tsx')).ProjectPage }) },
+  { path: 'projects/:project/contexts/:context', lazy: async () => ({ Component: (await import('../features/projects/pages/context-page.tsx')).ContextPage }) },
   { path: 'dashboards', lazy: async () => ({ Component: (await import('../features/dashboards/pages/dashboards-page.tsx')).DashboardsPage }) },
   { path: 'organization', lazy: async () => ({ Component: (await import('../features/organizations/pages/organization-page.tsx')).OrganizationPage }) },
   { path: 'invite', lazy: async () => ({ Component: (await import('../features/organizations/pages/invite-page.tsx')).InvitePage }) },

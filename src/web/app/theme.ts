@@ -1,4 +1,4 @@
-import { Alert, createTheme, type CSSVariablesResolver } from '@mantine/core';
+import { Alert, createTheme, Notification, type CSSVariablesResolver } from '@mantine/core';
 
 /** Shades chosen for WCAG AA contrast (4.5:1) on white and on the dark background. */
 export const theme = createTheme({
@@ -10,6 +10,8 @@ export const theme = createTheme({
   components: {
     // Light alerts colour their title with the alert colour (yellow on pale yellow is 1.6:1); body text colour reads everywhere.
     Alert: Alert.extend({ styles: { title: { color: 'var(--mantine-color-text)' } } }),
+    // The close button of every notification needs a name (axe button-name).
+    Notification: Notification.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close notification' } } }),
   },
 });
 

@@ -1,0 +1,223 @@
+import type { Page } from '@playwright/test';
+import { checkA11y, expect, signIn, test, unique } from './fixtures.ts';
+
+const shots = process.env.E2E_SCREENSHOTS;
+/** Light and dark screenshots to look at (only when E2E_SCREENSHOTS names a folder). */
+async function snap(page: Page, name: string) {
+  if (!shots) return;
+  await page.screenshot({ path: `${shots}/${name}-light.png`, fullPage: true });
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.evaluate(() => document.documentElement.setAttribute('data-mantine-color-scheme', 'dark'));
+  await page.screenshot({ path: `${shots}/${name}-dark.png`, fullPage: true });
+  await page.evaluate(() => document.documentElement.setAttribute('data-mantine-color-scheme', 'light'));
+  await page.emulateMedia({ colorScheme: 'light' });
+}
+
+/** Fills the add/edit row dialog: existing column fields by label, new columns through "New column". */
+async function fillRow(page: Page, values: Record<string, string>, newColumns: Record<string, string> = {}) {
+  const dialog = page.getByRole('dialog');
+  for (const [column, value] of Object.entries(values)) await dialog.getByRole('textbox', { name: column, exact: true }).fill(value);
+  for (const [column, value] of Object.entries(newColumns)) {
+    await dialog.getByLabel('New column').fill(column);
+    await dialog.getByRole('button', { name: 'Add column' }).click();
+    await dialog.getByRole('textbox', { name: column, exact: true }).fill(value);
+  }
+}
+
+const historyItem = (page: Page, message: string) => page.getByRole('list', { name: 'Commits, newest first' }).getByRole('button', { name: new RegExp(`^${message}, commit`) });
+
+test.describe('projects, contexts and versions', () => {
+  test('create a versioned project and context, add rows, commit twice, roll back and forward, see the graph branch', async ({ page, roster }) => {
+    const user = await roster.createUser({ name: 'Vera Versions' });
+    await signIn(page, user.api_key, '/projects');
+    await expect(page.getByRole('heading', { level: 1, name: 'Projects' })).toBeVisible();
+    // The starter project every new user gets.
+    await expect(page.getByRole('listitem', { name: 'Starter' })).toContainText('An example project');
+    await checkA11y(page);
+
+    // Create: the name is checked as it is typed; the duplicate 400 lands on the name.
+    await page.getByRole('button', { name: 'Create project' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Create a project' });
+    await dialog.getByLabel('Name').fill('bad name!');
+    await expect(dialog.getByText('Use letters, digits, "_", "-" and "/" only.')).toBeVisible();
+    await dialog.getByLabel('Name').fill('Starter');
+    await dialog.getByRole('button', { name: 'Create project' }).click();
+    await expect(dialog.getByText('A logging project with this name already exists.')).toBeVisible();
+    await checkA11y(page);
+    const name = unique('exp').replace(/[^a-zA-Z0-9_-]/g, '-');
+    await dialog.getByLabel('Name').fill(name);
+    await dialog.getByLabel('Description').fill('Runs of the nightly experiment');
+    await expect(dialog.getByText('30 / 256 characters')).toBeVisible();
+    await dialog.getByRole('radio', { name: 'Experiment' }).click();
+    await expect(dialog.getByRole('switch', { name: 'Versioned' })).toBeChecked();
+    await snap(page, 'create-project');
+    await dialog.getByRole('button', { name: 'Create project' }).click();
+
+    // The project page: empty, then a context with a typed unique key and a counter.
+    await expect(page.getByRole('heading', { level: 1, name: new RegExp(name) })).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'No contexts yet' })).toBeVisible();
+    await checkA11y(page);
+    await page.getByRole('button', { name: 'Create context' }).first().click();
+    const ctxDialog = page.getByRole('dialog', { name: 'Create a context' });
+    await ctxDialog.getByLabel('Name').fill('runs/alpha');
+    await expect(ctxDialog.getByRole('switch', { name: 'Versioned' })).toBeChecked();
+    await ctxDialog.getByRole('button', { name: 'Add unique key' }).click();
+    await ctxDialog.getByLabel('Unique key 1 column').fill('run');
+    await ctxDialog.getByLabel('Unique key 1 type').selectOption('int');
+    await ctxDialog.getByRole('button', { name: 'Add counter' }).click();
+    await ctxDialog.getByLabel('Counter 1 column').fill('n');
+    await checkA11y(page);
+    await snap(page, 'create-context');
+    await ctxDialog.getByRole('button', { name: 'Create context' }).click();
+
+    // The context page: add rows; a unique-key clash is said on the key field.
+    await expect(page.getByRole('heading', { level: 1, name: 'runs/alpha' })).toBeVisible();
+    await expect(page.getByText('Unique: run')).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'No rows yet' })).toBeVisible();
+    await checkA11y(page);
+    await page.getByRole('button', { name: 'Add row' }).click();
+    await fillRow(page, { run: '1' }, { status: 'ok' });
+    await page.getByRole('dialog').getByRole('button', { name: 'Add row' }).click();
+    await expect(page.getByRole('dialog')).toBeHidden();
+    await page.getByRole('button', { name: 'Add row' }).click();
+    await fillRow(page, { run: '2', status: 'ok' });
+    await page.getByRole('dialog').getByRole('button', { name: 'Add row' }).click();
+    await expect(page.getByRole('dialog')).toBeHidden();
+    await page.getByRole('button', { name: 'Add row' }).click();
+    await fillRow(page, { run: '1', status: 'again' });
+    await page.getByRole('dialog').getByRole('button', { name: 'Add row' }).click();
+    await expect(page.getByRole('dialog').getByRole('alert')).toContainText('A row with the same unique key (run) already exists.');
+    await expect(page.getByRole('dialog').getByRole('textbox', { name: 'run' })).toHaveAttribute('aria-invalid', 'true');
+    await checkA11y(page);
+    await snap(page, 'row-clash');
+    await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
+
+    const table = page.getByRole('table', { name: 'Rows of runs/alpha' });
+    await expect(table.getByRole('row')).toHaveCount(3);
+    await expect(table.getByRole('row').nth(1)).toContainText('1');
+    await expect(page.getByRole('status').filter({ hasText: '2 uncommitted changes' })).toBeVisible();
+
+    // Commit twice, with a change between.
+    await page.getByRole('button', { name: 'Commit', exact: true }).click();
+    await page.getByRole('dialog').getByLabel('Commit message').fill('first two runs');
+    await page.getByRole('dialog').getByRole('button', { name: 'Commit' }).click();
+    await expect(page.getByRole('status').filter({ hasText: 'All changes committed' })).toBeVisible();
+    await page.getByRole('button', { name: /^Edit row/ }).nth(1).click();
+    await fillRow(page, { status: 'failed' });
+    await page.getByRole('dialog').getByRole('button', { name: 'Save row' }).click();
+    await expect(table.getByRole('row').nth(2)).toContainText('failed');
+    await expect(page.getByRole('status').filter({ hasText: '1 uncommitted change' })).toBeVisible();
+    await page.getByRole('button', { name: 'Commit', exact: true }).click();
+    await page.getByRole('dialog').getByLabel('Commit message').fill('run 2 failed');
+    await page.getByRole('dialog').getByRole('button', { name: 'Commit' }).click();
+    await expect(page.getByRole('status').filter({ hasText: 'All changes committed' })).toBeVisible();
+    await snap(page, 'context-rows');
+
+    // History: HEAD on the second commit; roll back to the first (the dialog says what changes).
+    await page.getByRole('tab', { name: 'History' }).click();
+    await expect(historyItem(page, 'run 2 failed')).toHaveAccessibleName(/HEAD$/);
+    await checkA11y(page);
+    await historyItem(page, 'first two runs').click();
+    await page.getByRole('button', { name: 'Roll back to this commit' }).click();
+    const rollback = page.getByRole('dialog', { name: 'Roll back runs/alpha?' });
+    await expect(rollback).toContainText('change 1 row');
+    await expect(rollback).toContainText('Later commits are kept');
+    await checkA11y(page);
+    await snap(page, 'rollback-dialog');
+    await rollback.getByRole('button', { name: 'Roll back' }).click();
+    await expect(rollback).toBeHidden();
+    await expect(historyItem(page, 'first two runs')).toHaveAccessibleName(/HEAD$/);
+    await expect(historyItem(page, 'run 2 failed')).not.toHaveAccessibleName(/HEAD$/);
+    await page.getByRole('tab', { name: 'Rows', exact: true }).click();
+    await expect(table.getByRole('row').nth(2)).toContainText('ok');
+    await expect(table).not.toContainText('failed');
+
+    // Undo the rollback by rolling forward to the later commit, which was kept.
+    await page.getByRole('tab', { name: 'History' }).click();
+    await historyItem(page, 'run 2 failed').click();
+    await page.getByRole('button', { name: 'Roll forward to this commit' }).click();
+    await page.getByRole('dialog', { name: 'Roll forward runs/alpha?' }).getByRole('button', { name: 'Roll forward' }).click();
+    await expect(historyItem(page, 'run 2 failed')).toHaveAccessibleName(/HEAD$/);
+    await page.getByRole('tab', { name: 'Rows', exact: true }).click();
+    await expect(table.getByRole('row').nth(2)).toContainText('failed');
+
+    // Back to the first commit with uncommitted work (auto-saved), then a commit there starts a branch.
+    await page.getByRole('button', { name: 'Add row' }).click();
+    await fillRow(page, { run: '3', status: 'ok' });
+    await page.getByRole('dialog').getByRole('button', { name: 'Add row' }).click();
+    await expect(page.getByRole('dialog')).toBeHidden();
+    await page.getByRole('tab', { name: 'History' }).click();
+    await historyItem(page, 'first two runs').click();
+    await page.getByRole('button', { name: 'Roll back to this commit' }).click();
+    const second = page.getByRole('dialog', { name: 'Roll back runs/alpha?' });
+    await expect(second).toContainText('Your 1 uncommitted change will first be saved automatically as a commit');
+    await expect(second).toContainText('remove 1 row');
+    await second.getByRole('button', { name: 'Roll back' }).click();
+    await expect(historyItem(page, 'Auto-saved before rollback to [0-9a-f]+')).toBeVisible();
+    await page.getByRole('tab', { name: 'Rows', exact: true }).click();
+    await page.getByRole('button', { name: 'Add row' }).click();
+    await fillRow(page, { run: '4', status: 'branch' });
+    await page.getByRole('dialog').getByRole('button', { name: 'Add row' }).click();
+    await expect(page.getByRole('dialog')).toBeHidden();
+    await page.getByRole('button', { name: 'Commit', exact: true }).click();
+    await page.getByRole('dialog').getByLabel('Commit message').fill('a branch');
+    await page.getByRole('dialog').getByRole('button', { name: 'Commit' }).click();
+    await page.getByRole('tab', { name: 'History' }).click();
+    await expect(historyItem(page, 'a branch')).toHaveAccessibleName(/HEAD$/);
+    await historyItem(page, 'first two runs').click();
+    await expect(page.getByRole('button', { name: /^first two runs/ }).locator('..')).toContainText('2 branches');
+    await page.getByRole('tab', { name: 'Changes in this commit' }).click();
+    await expect(page.getByText('First commit: 2 rows added.')).toBeVisible();
+    await checkA11y(page);
+    await snap(page, 'history');
+
+    // The project page lists the context in its folder; the prefix filter is in the URL.
+    await page.getByRole('link', { name, exact: true }).click();
+    await expect(page.getByRole('button', { name: /runs\// })).toHaveAttribute('aria-expanded', 'true');
+    await page.getByLabel('Filter by name prefix').fill('runs/a');
+    await expect(page).toHaveURL(/prefix=runs%2Fa/);
+    await expect(page.getByRole('link', { name: 'runs/alpha' })).toBeVisible();
+    await page.getByLabel('Filter by name prefix').fill('zzz');
+    await expect(page.getByText('No context name starts with “zzz”.')).toBeVisible();
+    await page.getByLabel('Filter by name prefix').fill('');
+    await checkA11y(page);
+    await snap(page, 'project');
+
+    // Delete the project with its name typed.
+    await page.getByRole('link', { name: 'Projects', exact: true }).first().click();
+    await page.getByRole('button', { name: `Delete project ${name}` }).click();
+    const del = page.getByRole('dialog', { name: `Delete project ${name}?` });
+    await expect(del.getByRole('button', { name: 'Delete project' })).toBeDisabled();
+    await del.getByLabel(`Type ${name} to confirm`).fill(name);
+    await del.getByRole('button', { name: 'Delete project' }).click();
+    await expect(page.getByRole('listitem', { name })).toHaveCount(0);
+    await snap(page, 'projects');
+  });
+
+  test('an organization Viewer sees the organization’s projects read-only', async ({ page, roster }) => {
+    const owner = await roster.createUser({ name: 'Otto Owner' });
+    const org = await roster.createOrg({ ownerEmail: owner.email });
+    const viewer = await roster.createUser({ name: 'Vic Viewer' });
+    const ownerApi = roster.api(org.api_key);
+    await ownerApi.post('/v0/project', { name: 'team-metrics', is_versioned: true, description: 'Shared numbers' });
+    await ownerApi.post('/v0/project/team-metrics/contexts', { name: 'daily', is_versioned: true });
+    await ownerApi.post('/v0/project/team-metrics/contexts/daily/logs', { entries: [{ day: '2026-01-01', visits: 10 }] });
+    await ownerApi.post('/v0/project/team-metrics/contexts/daily/commit', { commit_message: 'day one' });
+    const added = await ownerApi.post<{ api_key: string }>(`/v0/organizations/${org.organization_id}/members`, { user_id: viewer.user_id, role_id: 4 });
+
+    await signIn(page, added.api_key, '/projects');
+    await expect(page.getByRole('listitem', { name: 'team-metrics' })).toContainText('Shared numbers');
+    await expect(page.getByRole('listitem', { name: 'Starter' })).toHaveCount(0);
+    await expect(page.getByRole('button', { name: 'Create project' })).toBeDisabled();
+    await expect(page.getByRole('button', { name: 'Delete project team-metrics' })).toBeDisabled();
+    await page.getByRole('link', { name: 'team-metrics' }).click();
+    await expect(page.getByRole('button', { name: 'Create context' })).toBeDisabled();
+    await page.getByRole('link', { name: 'daily' }).click();
+    await expect(page.getByText('Read-only')).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Add row' })).toBeDisabled();
+    await expect(page.getByRole('button', { name: /^Edit row/ })).toBeDisabled();
+    await page.getByRole('tab', { name: 'History' }).click();
+    await expect(historyItem(page, 'day one')).toHaveAccessibleName(/HEAD$/);
+    await checkA11y(page);
+  });
+});

@@ -1,0 +1,130 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { ActionIcon, Alert, Button, Group, Modal, Stack, Switch, Text, Textarea, TextInput, Tooltip } from '@mantine/core';
+import { Controller, useForm, type Resolver } from 'react-hook-form';
+import { useNavigate } from 'react-router';
+import { z } from 'zod';
+import { ProjectInput } from '../../../../shared/projects.ts';
+import { ApiError } from '../../../lib/api-client.ts';
+import { applyServerErrors } from '../../../lib/form.ts';
+import { projectUrl, useCreateProject } from '../api.ts';
+import { PROJECT_ICONS } from './project-icon.tsx';
+
+const Schema = ProjectInput.pick({ name: true, description: true, icon: true, is_versioned: true });
+interface Values {
+  name: string;
+  description: string;
+  icon: string;
+  is_versioned: boolean;
+}
+const resolver = zodResolver(Schema) as unknown as Resolver<Values, unknown, z.output<typeof Schema>>;
+const DESCRIPTION_MAX = 256;
+
+/** New project: the name is checked against the server's pattern as it is typed. */
+export function CreateProjectModal({ opened, onClose }: { opened: boolean; onClose: () => void }) {
+  const create = useCreateProject();
+  const navigate = useNavigate();
+  const form = useForm<Values, unknown, z.output<typeof Schema>>({
+    resolver,
+    mode: 'onChange',
+    defaultValues: { name: '', description: '', icon: 'folder', is_versioned: true },
+  });
+  const { errors, isSubmitting } = form.formState;
+  const description = form.watch('description');
+  const close = () => {
+    form.reset();
+    onClose();
+  };
+  const submit = form.handleSubmit(async (values) => {
+    try {
+      await create.mutateAsync({ ...values, description: values.description || null });
+      close();
+      void navigate(projectUrl(values.name));
+    } catch (error) {
+      // A duplicate is a 400 whose wording the real service fixed; it belongs on the name.
+      if (error instanceof ApiError && error.status === 400 && /already exists/.test(error.detail)) {
+        form.setError('name', { type: 'server', message: error.detail });
+        return;
+      }
+      applyServerErrors(error, form.setError, ['name', 'description', 'icon', 'is_versioned']);
+    }
+  });
+  return (
+    <Modal opened={opened} onClose={close} title="Create a project" centered closeButtonProps={{ 'aria-label': 'Close' }}>
+      <form onSubmit={submit} noValidate>
+        <Stack gap="sm">
+          <TextInput
+            label="Name"
+            description='Letters, digits, "_", "-" and "/"; used by the API to refer to the project'
+            required
+            autoComplete="off"
+            error={errors.name?.message}
+            data-autofocus
+            {...form.register('name')}
+          />
+          <Textarea
+            label="Description"
+            autosize
+            minRows={2}
+            maxRows={5}
+            error={errors.description?.message}
+            inputWrapperOrder={['label', 'input', 'description', 'error']}
+            description={`${description.length} / ${DESCRIPTION_MAX} characters`}
+            {...form.register('description')}
+          />
+          <Controller
+            control={form.control}
+            name="icon"
+            render={({ field }) => (
+              <div>
+                <Text id="project-icon-label" size="sm" fw={500}>
+                  Icon
+                </Text>
+                <Group gap={6} role="radiogroup" aria-labelledby="project-icon-label" mt={4}>
+                  {PROJECT_ICONS.map(({ value, label, icon: Icon }) => (
+                    <Tooltip key={value} label={label} withArrow>
+                      <ActionIcon
+                        size="lg"
+                        role="radio"
+                        aria-checked={field.value === value}
+                        aria-label={label}
+                        variant={field.value === value ? 'filled' : 'default'}
+                        onClick={() => field.onChange(value)}
+                      >
+                        <Icon size={18} aria-hidden />
+                      </ActionIcon>
+                    </Tooltip>
+                  ))}
+                </Group>
+              </div>
+            )}
+          />
+          <Controller
+            control={form.control}
+            name="is_versioned"
+            render={({ field }) => (
+              <Switch
+                label="Versioned"
+                description="New contexts keep a commit history you can roll back"
+                checked={field.value}
+                onChange={(e) => field.onChange(e.currentTarget.checked)}
+              />
+            )}
+          />
+          {errors.root?.server && (
+            <Alert color="red" role="alert">
+              {errors.root.server.message}
+            </Alert>
+          )}
+          <Group justify="flex-end">
+            <Button variant="default" onClick={close}>
+              Cancel
+            </Button>
+            <Button type="submit" loading={isSubmitting}>
+              Create project
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}

@@ -1,0 +1,273 @@
+import { Alert, Anchor, Badge, Breadcrumbs, Button, Group, Modal, Pagination, Select, Skeleton, Stack, Tabs, Text, Textarea } from '@mantine/core';
+import { IconGitCommit, IconHistory, IconPlus, IconTable } from '@tabler/icons-react';
+import { useQuery } from '@tanstack/react-query';
+import { useMemo, useState } from 'react';
+import { Link, useParams, useSearchParams } from 'react-router';
+import type { Context, Log } from '../../../../shared/projects.ts';
+import { confirmDelete } from '../../../components/confirm-delete.tsx';
+import { EmptyState } from '../../../components/empty-state.tsx';
+import { ErrorAlert } from '../../../components/error-alert.tsx';
+import { PageHeader } from '../../../components/page-header.tsx';
+import { errorMessage } from '../../../lib/api-client.ts';
+import { missingPermission, useMe } from '../../../lib/use-me.ts';
+import { PermissionGate } from '../../organizations/components/permission-gate.tsx';
+import { projectQueries, projectUrl, useCommit, useDeleteRow } from '../api.ts';
+import { ContextBadges } from '../components/context-badges.tsx';
+import { HistoryPanel } from '../components/history-panel.tsx';
+import { RowEditorModal } from '../components/row-editor-modal.tsx';
+import { RowsTable } from '../components/rows-table.tsx';
+import { columnsOf, plural } from '../model.ts';
+
+function CommitModal({ project, context, opened, onClose }: { project: string; context: Context; opened: boolean; onClose: () => void }) {
+  const commit = useCommit(project, context.name);
+  const [message, setMessage] = useState('');
+  const close = () => {
+    setMessage('');
+    commit.reset();
+    onClose();
+  };
+  return (
+    <Modal opened={opened} onClose={close} title={`Commit ${context.name}`} centered closeButtonProps={{ 'aria-label': 'Close' }}>
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          commit.mutate(message.trim() || null, { onSuccess: close });
+        }}
+      >
+        <Stack gap="sm">
+          <Text size="sm">
+            Saves the current rows as a new version ({plural(context.uncommitted_changes, 'changed row')} since the last commit). You can roll back to it later.
+          </Text>
+          <Textarea
+            label="Commit message"
+            description="What changed and why (optional)"
+            autosize
+            minRows={2}
+            maxLength={1000}
+            value={message}
+            onChange={(e) => setMessage(e.currentTarget.value)}
+            data-autofocus
+          />
+          {commit.isError && (
+            <Alert color="red" role="alert">
+              {errorMessage(commit.error)}
+            </Alert>
+          )}
+          <Group justify="flex-end">
+            <Button variant="default" onClick={close}>
+              Cancel
+            </Button>
+            <Button type="submit" loading={commit.isPending} leftSection={<IconGitCommit size={16} aria-hidden />}>
+              Commit
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}
+
+function RowsPanel({ project, context, cannotWrite }: { project: string; context: Context; cannotWrite: string | null }) {
+  const [page, setPage] = useState(1);
+  const [pageSize, setPageSize] = useState(25);
+  const [editing, setEditing] = useState<Log | null | undefined>(undefined);
+  const rows = useQuery(projectQueries.rows(project, context.name, null, (page - 1) * pageSize, pageSize));
+  const remove = useDeleteRow(project, context.name);
+  const columns = useMemo(
+    () => columnsOf(rows.data?.logs ?? [], [...context.unique_keys, ...Object.keys(context.auto_counting)]),
+    [rows.data, context.unique_keys, context.auto_counting],
+  );
+
+  const addButton = (
+    <PermissionGate reason={cannotWrite}>
+      <Button leftSection={<IconPlus size={16} aria-hidden />} onClick={() => setEditing(null)} disabled={!!cannotWrite}>
+        Add row
+      </Button>
+    </PermissionGate>
+  );
+
+  let content;
+  if (rows.isPending) content = <Skeleton height={200} aria-label="Loading rows" />;
+  else if (rows.isError) content = <ErrorAlert error={rows.error} onRetry={() => void rows.refetch()} />;
+  else if (rows.data.count === 0)
+    content = (
+      <EmptyState
+        icon={<IconTable size={24} />}
+        title="No rows yet"
+        description="Rows arrive from your assistants and scripts through the API, or add one here."
+        action={addButton}
+      />
+    );
+  else {
+    const pages = Math.max(1, Math.ceil(rows.data.count / pageSize));
+    if (page > pages) setPage(pages);
+    const from = (page - 1) * pageSize + 1;
+    content = (
+      <Stack gap="sm">
+        <RowsTable
+          rows={rows.data.logs}
+          columns={columns}
+          caption={`Rows of ${context.name}`}
+          disabledReason={cannotWrite}
+          onEdit={(row) => setEditing(row)}
+          onDelete={(row) =>
+            confirmDelete({
+              title: `Delete row ${row.id}?`,
+              message: context.is_versioned
+                ? 'The row is removed now; committed versions still have it, so a rollback can bring it back.'
+                : 'The row is removed for good: this context is not versioned.',
+              confirmLabel: 'Delete row',
+              onConfirm: () => remove.mutate(row.id),
+            })
+          }
+        />
+        <Group justify="space-between">
+          <Text size="sm" c="dimmed" aria-live="polite">
+            Rows {from}–{from + rows.data.logs.length - 1} of {rows.data.count}
+          </Text>
+          <Group gap="sm">
+            <Select
+              aria-label="Rows per page"
+              data={['10', '25', '50', '100']}
+              value={String(pageSize)}
+              onChange={(v) => {
+                setPageSize(Number(v ?? 25));
+                setPage(1);
+              }}
+              w={90}
+              size="xs"
+              allowDeselect={false}
+            />
+            {pages > 1 && <Pagination total={pages} value={page} onChange={setPage} size="sm" getControlProps={(c) => ({ 'aria-label': `${c} page` })} />}
+          </Group>
+        </Group>
+      </Stack>
+    );
+  }
+
+  return (
+    <Stack gap="sm">
+      {!!rows.data?.count && <Group justify="flex-end">{addButton}</Group>}
+      {content}
+      <RowEditorModal project={project} context={context} columns={columns} row={editing ?? null} opened={editing !== undefined} onClose={() => setEditing(undefined)} />
+    </Stack>
+  );
+}
+
+/** A context: its rows, and for a versioned one its commits, with commit and rollback. */
+export function ContextPage() {
+  const { project = '', context: name = '' } = useParams();
+  const [params, setParams] = useSearchParams();
+  const me = useMe();
+  const context = useQuery(projectQueries.context(project, name));
+  const [committing, setCommitting] = useState(false);
+  const cannotWrite = missingPermission(me.data, 'project:write');
+  const tab = params.get('tab') === 'history' ? 'history' : 'rows';
+
+  const crumbs = (
+    <Breadcrumbs mb="xs" aria-label="Breadcrumb">
+      <Anchor component={Link} to="/projects" size="sm">
+        Projects
+      </Anchor>
+      <Anchor component={Link} to={projectUrl(project)} size="sm">
+        {project}
+      </Anchor>
+      <Text size="sm" aria-current="page">
+        {name}
+      </Text>
+    </Breadcrumbs>
+  );
+
+  if (context.isPending)
+    return (
+      <>
+        {crumbs}
+        <PageHeader title={name} />
+        <Skeleton height={240} aria-label="Loading the context" />
+      </>
+    );
+  if (context.isError)
+    return (
+      <>
+        {crumbs}
+        <PageHeader title={name} />
+        <ErrorAlert error={context.error} onRetry={() => void context.refetch()} />
+      </>
+    );
+  if (!context.data)
+    return (
+      <>
+        {crumbs}
+        <PageHeader title={name} />
+        <EmptyState
+          title="Context not found"
+          description={`Project ${project} has no context with this name. It may have been deleted.`}
+          action={
+            <Button component={Link} to={projectUrl(project)}>
+              Back to {project}
+            </Button>
+          }
+        />
+      </>
+    );
+
+  const c = context.data;
+  const pending = c.uncommitted_changes;
+  return (
+    <>
+      {crumbs}
+      <PageHeader
+        title={<span style={{ wordBreak: 'break-all' }}>{name}</span>}
+        description={c.description || undefined}
+        actions={
+          c.is_versioned ? (
+            <PermissionGate reason={cannotWrite ?? (pending === 0 ? 'Nothing to commit: no changes since the last commit.' : null)}>
+              <Button leftSection={<IconGitCommit size={16} aria-hidden />} onClick={() => setCommitting(true)} disabled={!!cannotWrite || pending === 0}>
+                Commit
+              </Button>
+            </PermissionGate>
+          ) : undefined
+        }
+      />
+      <Group gap="sm" mb="md">
+        <ContextBadges context={c} />
+        {c.is_versioned &&
+          (pending > 0 ? (
+            <Badge color="yellow" variant="filled" autoContrast role="status">
+              {plural(pending, 'uncommitted change')}
+            </Badge>
+          ) : (
+            <Badge color="gray" variant="light" role="status">
+              {c.head_commit_hash ? 'All changes committed' : 'No commits yet'}
+            </Badge>
+          ))}
+        {cannotWrite && (
+          <Badge color="gray" variant="light">
+            Read-only
+          </Badge>
+        )}
+      </Group>
+      {c.is_versioned ? (
+        <Tabs value={tab} onChange={(v) => setParams(v === 'history' ? { tab: 'history' } : {}, { replace: true })} keepMounted={false}>
+          <Tabs.List mb="md">
+            <Tabs.Tab value="rows" leftSection={<IconTable size={16} aria-hidden />}>
+              Rows
+            </Tabs.Tab>
+            <Tabs.Tab value="history" leftSection={<IconHistory size={16} aria-hidden />}>
+              History
+            </Tabs.Tab>
+          </Tabs.List>
+          <Tabs.Panel value="rows">
+            <RowsPanel project={project} context={c} cannotWrite={cannotWrite} />
+          </Tabs.Panel>
+          <Tabs.Panel value="history">
+            <HistoryPanel project={project} context={c} cannotWrite={cannotWrite} />
+          </Tabs.Panel>
+        </Tabs>
+      ) : (
+        <RowsPanel project={project} context={c} cannotWrite={cannotWrite} />
+      )}
+      <CommitModal project={project} context={c} opened={committing} onClose={() => setCommitting(false)} />
+    </>
+  );
+}

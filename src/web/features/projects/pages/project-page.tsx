@@ -1,0 +1,247 @@
+import { ActionIcon, Anchor, Badge, Box, Breadcrumbs, Button, Group, Loader, Skeleton, Stack, Text, TextInput, UnstyledButton } from '@mantine/core';
+import { useDebouncedValue, useDisclosure } from '@mantine/hooks';
+import { IconChevronDown, IconChevronRight, IconFilter, IconFolder, IconPlus, IconTable, IconTrash } from '@tabler/icons-react';
+import { useQuery } from '@tanstack/react-query';
+import { useEffect, useMemo, useState } from 'react';
+import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
+import { confirmDelete } from '../../../components/confirm-delete.tsx';
+import { EmptyState } from '../../../components/empty-state.tsx';
+import { ErrorAlert } from '../../../components/error-alert.tsx';
+import { PageHeader } from '../../../components/page-header.tsx';
+import { ApiError } from '../../../lib/api-client.ts';
+import { missingPermission, useMe } from '../../../lib/use-me.ts';
+import { PermissionGate } from '../../organizations/components/permission-gate.tsx';
+import { contextUrl, projectQueries, useDeleteContext } from '../api.ts';
+import { ContextBadges } from '../components/context-badges.tsx';
+import { CreateContextModal } from '../components/create-context-modal.tsx';
+import { ProjectIcon } from '../components/project-icon.tsx';
+import { VirtualList } from '../components/virtual-list.tsx';
+import { contextTree, plural, type TreeLine } from '../model.ts';
+
+const LINE = 48;
+
+/** A project: its contexts as a tree (folders from "/" in names), filtered by a name prefix kept in the URL. */
+export function ProjectPage() {
+  const { project: name = '' } = useParams();
+  const navigate = useNavigate();
+  const [params, setParams] = useSearchParams();
+  const urlPrefix = params.get('prefix') ?? '';
+  const [prefixInput, setPrefixInput] = useState(urlPrefix);
+  const [prefix] = useDebouncedValue(prefixInput, 250);
+  const [closed, setClosed] = useState<Set<string>>(() => new Set());
+  const [creating, { open, close }] = useDisclosure(false);
+  const me = useMe();
+  const project = useQuery(projectQueries.project(name));
+  const contexts = useQuery({ ...projectQueries.contexts(name, prefix), enabled: project.isSuccess });
+  const remove = useDeleteContext(name);
+  const cannotWrite = missingPermission(me.data, 'project:write');
+  const cannotDelete = missingPermission(me.data, 'project:delete');
+
+  // The URL follows the (debounced) filter, so a filtered view can be shared and survives a reload.
+  useEffect(() => {
+    if (prefix === urlPrefix) return;
+    setParams(prefix ? { prefix } : {}, { replace: true });
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- only a new filter value should change the URL
+  }, [prefix]);
+  // Back/forward (or a link) changed the URL: the field follows. Our own updates leave them equal.
+  useEffect(() => {
+    if (urlPrefix !== prefix) setPrefixInput(urlPrefix);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- only a URL change should reset the field
+  }, [urlPrefix]);
+
+  const lines = useMemo(() => contextTree(contexts.data ?? [], closed), [contexts.data, closed]);
+  const toggle = (path: string) =>
+    setClosed((prev) => {
+      const next = new Set(prev);
+      if (next.has(path)) next.delete(path);
+      else next.add(path);
+      return next;
+    });
+
+  if (project.isError) {
+    const missing = project.error instanceof ApiError && project.error.status === 404;
+    return (
+      <>
+        <PageHeader title={name} />
+        {missing ? (
+          <EmptyState
+            title="Project not found"
+            description="There is no project with this name in the current workspace. It may have been deleted, or it belongs to another workspace."
+            action={
+              <Button component={Link} to="/projects">
+                All projects
+              </Button>
+            }
+          />
+        ) : (
+          <ErrorAlert error={project.error} onRetry={() => void project.refetch()} />
+        )}
+      </>
+    );
+  }
+
+  const createButton = (
+    <PermissionGate reason={cannotWrite}>
+      <Button leftSection={<IconPlus size={16} aria-hidden />} onClick={open} disabled={!!cannotWrite || !project.data}>
+        Create context
+      </Button>
+    </PermissionGate>
+  );
+
+  const renderLine = (line: TreeLine) => {
+    const indent = line.depth * 20;
+    if (line.kind === 'folder') {
+      return (
+        <UnstyledButton
+          onClick={() => toggle(line.path)}
+          aria-expanded={line.open}
+          h={LINE}
+          w="100%"
+          px="sm"
+          style={{ paddingLeft: indent + 8, display: 'flex', alignItems: 'center', gap: 8, borderBottom: '1px solid var(--mantine-color-default-border)' }}
+        >
+          {line.open ? <IconChevronDown size={16} aria-hidden /> : <IconChevronRight size={16} aria-hidden />}
+          <IconFolder size={18} aria-hidden />
+          <Text fw={500}>{line.label}/</Text>
+          <Text size="sm" c="dimmed">
+            {plural(line.count, 'context')}
+          </Text>
+        </UnstyledButton>
+      );
+    }
+    const c = line.context;
+    return (
+      <Group
+        h={LINE}
+        px="sm"
+        gap="sm"
+        wrap="nowrap"
+        justify="space-between"
+        style={{ paddingLeft: indent + 32, borderBottom: '1px solid var(--mantine-color-default-border)' }}
+      >
+        <Group gap="sm" wrap="nowrap" style={{ minWidth: 0, overflow: 'hidden' }}>
+          <IconTable size={18} aria-hidden style={{ flexShrink: 0 }} />
+          <Anchor component={Link} to={contextUrl(name, c.name)} fw={500} truncate="end" aria-label={c.name} title={c.name}>
+            {line.label}
+          </Anchor>
+          <Box visibleFrom="sm">
+            <ContextBadges context={c} size="xs" />
+          </Box>
+          {c.uncommitted_changes > 0 && (
+            <Badge size="xs" color="yellow" variant="filled" autoContrast>
+              {plural(c.uncommitted_changes, 'uncommitted change')}
+            </Badge>
+          )}
+        </Group>
+        <PermissionGate reason={cannotDelete}>
+          <ActionIcon
+            variant="subtle"
+            color="red"
+            aria-label={`Delete context ${c.name}`}
+            disabled={!!cannotDelete}
+            onClick={() =>
+              confirmDelete({
+                title: `Delete context ${c.name}?`,
+                message: 'Its rows and its whole version history are deleted. Dashboard tiles that show it will have nothing to show.',
+                confirmLabel: 'Delete context',
+                onConfirm: () => remove.mutate(c.name),
+              })
+            }
+          >
+            <IconTrash size={16} aria-hidden />
+          </ActionIcon>
+        </PermissionGate>
+      </Group>
+    );
+  };
+
+  let content;
+  if (project.isPending || contexts.isPending)
+    content = (
+      <Stack gap={6} aria-busy="true" aria-label="Loading contexts">
+        {[0, 1, 2, 3].map((i) => (
+          <Skeleton key={i} height={LINE - 8} />
+        ))}
+      </Stack>
+    );
+  else if (contexts.isError) content = <ErrorAlert error={contexts.error} onRetry={() => void contexts.refetch()} />;
+  else if (contexts.data.length === 0 && !prefix)
+    content = (
+      <EmptyState
+        icon={<IconTable size={24} />}
+        title="No contexts yet"
+        description="A context is a table of rows (logs) with its own rules: unique keys, duplicates, counters and, when versioned, a commit history."
+        action={createButton}
+      />
+    );
+  else
+    content = (
+      <Stack gap="xs">
+        <Text size="sm" c="dimmed" aria-live="polite">
+          {prefix ? `${plural(contexts.data.length, 'context')} starting with “${prefix}”` : plural(contexts.data.length, 'context')}
+        </Text>
+        {contexts.data.length === 0 ? (
+          <Text>No context name starts with “{prefix}”.</Text>
+        ) : (
+          <Box style={{ border: '1px solid var(--mantine-color-default-border)', borderRadius: 'var(--mantine-radius-md)', overflow: 'hidden' }}>
+            <VirtualList
+              items={lines}
+              lineHeight={LINE}
+              maxHeight={LINE * 14}
+              label={`Contexts of ${name}`}
+              itemKey={(l) => (l.kind === 'folder' ? `f:${l.path}` : `c:${l.context.name}`)}
+              renderItem={renderLine}
+            />
+          </Box>
+        )}
+      </Stack>
+    );
+
+  return (
+    <>
+      <Breadcrumbs mb="xs" aria-label="Breadcrumb">
+        <Anchor component={Link} to="/projects" size="sm">
+          Projects
+        </Anchor>
+        <Text size="sm" aria-current="page">
+          {name}
+        </Text>
+      </Breadcrumbs>
+      <PageHeader
+        title={
+          <Group gap="sm" component="span">
+            <ProjectIcon name={project.data?.icon} size={28} />
+            <span style={{ wordBreak: 'break-all' }}>{name}</span>
+            {project.data?.is_versioned && (
+              <Badge variant="light" color="grape">
+                Versioned
+              </Badge>
+            )}
+          </Group>
+        }
+        description={project.data ? project.data.description || 'Contexts of this project.' : <Skeleton height={14} width={240} component="span" display="inline-block" />}
+        actions={createButton}
+      />
+      <Group mb="md" align="flex-end">
+        <TextInput
+          label="Filter by name prefix"
+          placeholder="e.g. runs/2024"
+          leftSection={<IconFilter size={16} aria-hidden />}
+          rightSection={contexts.isFetching && !contexts.isPending ? <Loader size={14} aria-label="Filtering" /> : null}
+          value={prefixInput}
+          onChange={(e) => setPrefixInput(e.currentTarget.value)}
+          w={320}
+        />
+      </Group>
+      {content}
+      <CreateContextModal
+        project={name}
+        projectVersioned={!!project.data?.is_versioned}
+        initialName={prefix && prefix.endsWith('/') ? prefix : undefined}
+        opened={creating}
+        onClose={close}
+        onCreated={(created) => void navigate(contextUrl(name, created))}
+      />
+    </>
+  );
+}

@@ -1,0 +1,159 @@
+import { ActionIcon, Anchor, Badge, Button, Group, Paper, Skeleton, Stack, Text, TextInput, ThemeIcon } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import { IconFolders, IconPlus, IconSearch, IconTrash } from '@tabler/icons-react';
+import { useQueries, useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Link, useSearchParams } from 'react-router';
+import { EmptyState } from '../../../components/empty-state.tsx';
+import { ErrorAlert } from '../../../components/error-alert.tsx';
+import { PageHeader } from '../../../components/page-header.tsx';
+import { errorMessage } from '../../../lib/api-client.ts';
+import { missingPermission, useMe, workspaceName } from '../../../lib/use-me.ts';
+import { PermissionGate } from '../../organizations/components/permission-gate.tsx';
+import { projectQueries, projectUrl, useDeleteProject } from '../api.ts';
+import { CreateProjectModal } from '../components/create-project-modal.tsx';
+import { ProjectIcon } from '../components/project-icon.tsx';
+import { TypedConfirmModal } from '../components/typed-confirm-modal.tsx';
+
+function ProjectCard({ name, cannotDelete, onDelete }: { name: string; cannotDelete: string | null; onDelete: () => void }) {
+  const project = useQuery(projectQueries.project(name));
+  return (
+    <Paper withBorder radius="md" p="md" component="li" aria-label={name}>
+      <Group justify="space-between" wrap="nowrap" align="flex-start">
+        <Group wrap="nowrap" align="flex-start" gap="md" style={{ minWidth: 0 }}>
+          <ThemeIcon variant="light" size={40} radius="md" aria-hidden>
+            <ProjectIcon name={project.data?.icon} />
+          </ThemeIcon>
+          <Stack gap={4} style={{ minWidth: 0 }}>
+            <Group gap="xs">
+              <Anchor component={Link} to={projectUrl(name)} fw={600} style={{ wordBreak: 'break-all' }}>
+                {name}
+              </Anchor>
+              {project.data?.is_versioned && (
+                <Badge size="sm" variant="light" color="grape">
+                  Versioned
+                </Badge>
+              )}
+            </Group>
+            {project.isPending ? (
+              <Skeleton height={12} width={240} />
+            ) : project.isError ? (
+              <Text size="sm" c="red">
+                {errorMessage(project.error)}
+              </Text>
+            ) : (
+              <Text size="sm" c="dimmed" lineClamp={2}>
+                {project.data.description || 'No description.'}
+              </Text>
+            )}
+          </Stack>
+        </Group>
+        <PermissionGate reason={cannotDelete}>
+          <ActionIcon variant="subtle" color="red" aria-label={`Delete project ${name}`} disabled={!!cannotDelete} onClick={onDelete}>
+            <IconTrash size={18} aria-hidden />
+          </ActionIcon>
+        </PermissionGate>
+      </Group>
+    </Paper>
+  );
+}
+
+/** The key's projects in their order, with search, create and (typed) delete. */
+export function ProjectsPage() {
+  const names = useQuery(projectQueries.names());
+  const me = useMe();
+  const [params, setParams] = useSearchParams();
+  const search = params.get('q') ?? '';
+  const [creating, { open, close }] = useDisclosure(false);
+  const [deleting, setDeleting] = useState<string | null>(null);
+  const remove = useDeleteProject();
+  const cannotWrite = missingPermission(me.data, 'project:write');
+  const cannotDelete = missingPermission(me.data, 'project:delete');
+  // Prefetch every project's details together (the list endpoint gives names only).
+  useQueries({ queries: (names.data ?? []).map((n) => projectQueries.project(n)) });
+
+  const createButton = (
+    <PermissionGate reason={cannotWrite}>
+      <Button leftSection={<IconPlus size={16} aria-hidden />} onClick={open} disabled={!!cannotWrite}>
+        Create project
+      </Button>
+    </PermissionGate>
+  );
+
+  let content;
+  if (names.isPending)
+    content = (
+      <Stack gap="sm" aria-busy="true" aria-label="Loading projects">
+        {[0, 1, 2].map((i) => (
+          <Skeleton key={i} height={76} radius="md" />
+        ))}
+      </Stack>
+    );
+  else if (names.isError) content = <ErrorAlert error={names.error} onRetry={() => void names.refetch()} />;
+  else if (names.data.length === 0)
+    content = (
+      <EmptyState
+        icon={<IconFolders size={24} />}
+        title="No projects yet"
+        description="A project holds contexts: tables of rows your assistants and scripts log, optionally with a version history."
+        action={createButton}
+      />
+    );
+  else {
+    const needle = search.trim().toLowerCase();
+    const shown = needle ? names.data.filter((n) => n.toLowerCase().includes(needle)) : names.data;
+    content = (
+      <Stack gap="md">
+        <TextInput
+          label="Search projects"
+          placeholder="Filter by name"
+          leftSection={<IconSearch size={16} aria-hidden />}
+          value={search}
+          onChange={(e) => {
+            const value = e.currentTarget.value;
+            setParams(value ? { q: value } : {}, { replace: true });
+          }}
+          maw={360}
+        />
+        <Text size="sm" c="dimmed" aria-live="polite">
+          {needle ? `${shown.length} of ${names.data.length} projects match` : `${names.data.length} project${names.data.length === 1 ? '' : 's'}`}
+        </Text>
+        {shown.length === 0 ? (
+          <Text>No project name contains “{search.trim()}”.</Text>
+        ) : (
+          <Stack component="ul" gap="sm" p={0} m={0} style={{ listStyle: 'none' }} aria-label="Projects">
+            {shown.map((name) => (
+              <ProjectCard key={name} name={name} cannotDelete={cannotDelete} onDelete={() => setDeleting(name)} />
+            ))}
+          </Stack>
+        )}
+      </Stack>
+    );
+  }
+
+  return (
+    <>
+      <PageHeader
+        title="Projects"
+        description={me.data ? `Logging projects of your ${workspaceName(me.data) === 'Personal workspace' ? 'personal workspace' : `organization ${workspaceName(me.data)}`}.` : 'Logging projects of this workspace.'}
+        actions={names.data?.length ? createButton : undefined}
+      />
+      {content}
+      <CreateProjectModal opened={creating} onClose={close} />
+      <TypedConfirmModal
+        opened={deleting !== null}
+        onClose={() => {
+          setDeleting(null);
+          remove.reset();
+        }}
+        title={`Delete project ${deleting ?? ''}?`}
+        message="This deletes the project with all its contexts, rows, version history and dashboards. It cannot be undone."
+        name={deleting ?? ''}
+        confirmLabel="Delete project"
+        pending={remove.isPending}
+        error={remove.isError ? errorMessage(remove.error) : null}
+        onConfirm={() => deleting && remove.mutate(deleting, { onSuccess: () => setDeleting(null) })}
+      />
+    </>
+  );
+}
