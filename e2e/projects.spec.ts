@@ -173,7 +173,7 @@ test.describe('projects, contexts and versions', () => {
 
     // The project page lists the context in its folder; the prefix filter is in the URL.
     await page.getByRole('link', { name, exact: true }).click();
-    await expect(page.getByRole('button', { name: /runs\// })).toHaveAttribute('aria-expanded', 'true');
+    await expect(page.getByRole('button', { name: 'runs/ 1 context' })).toHaveAttribute('aria-expanded', 'true');
     await page.getByLabel('Filter by name prefix').fill('runs/a');
     await expect(page).toHaveURL(/prefix=runs%2Fa/);
     await expect(page.getByRole('link', { name: 'runs/alpha' })).toBeVisible();

@@ -1,4 +1,4 @@
-import { Badge, Code, Group, Stack, Text, UnstyledButton } from '@mantine/core';
+import { Badge, Group, Stack, Text, UnstyledButton } from '@mantine/core';
 import { useMemo } from 'react';
 import type { Commit } from '../../../../shared/projects.ts';
 import { layoutGraph, plural, shortHash } from '../model.ts';
@@ -52,9 +52,8 @@ export function CommitGraph({ commits, selected, onSelect }: { commits: Commit[]
                 aria-label={`${c.commit_message || 'No message'}, commit ${shortHash(c.commit_hash)}${c.is_head ? ', HEAD' : ''}`}
                 h={COMMIT_ROW - 4}
                 w="100%"
-                px="xs"
                 style={{
-                  paddingLeft: width + 4,
+                  padding: `0 8px 0 ${width + 4}px`,
                   borderRadius: 'var(--mantine-radius-sm)',
                   background: isSelected ? 'var(--mantine-color-default-hover)' : undefined,
                   outlineOffset: -2,
@@ -78,7 +77,9 @@ export function CommitGraph({ commits, selected, onSelect }: { commits: Commit[]
                     )}
                   </Group>
                   <Group gap={8} wrap="nowrap">
-                    <Code>{shortHash(c.commit_hash)}</Code>
+                    <Text component="span" size="xs" ff="monospace" fw={600}>
+                      {shortHash(c.commit_hash)}
+                    </Text>
                     <Text size="xs" c="dimmed" truncate="end">
                       {formatTime(c.created_at)} · {plural(c.row_count, 'row')}
                       {c.prev_commit_hash ? ` · after ${shortHash(c.prev_commit_hash)}` : ' · first commit'}

@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { ActionIcon, Alert, Button, Group, Modal, Stack, Switch, Text, Textarea, TextInput, Tooltip } from '@mantine/core';
+import { ActionIcon, Alert, Button, Group, Input, Modal, Stack, Switch, Textarea, TextInput, Tooltip } from '@mantine/core';
 import { Controller, useForm, type Resolver } from 'react-hook-form';
 import { useNavigate } from 'react-router';
 import { z } from 'zod';
@@ -76,9 +76,9 @@ export function CreateProjectModal({ opened, onClose }: { opened: boolean; onClo
             name="icon"
             render={({ field }) => (
               <div>
-                <Text id="project-icon-label" size="sm" fw={500}>
+                <Input.Label id="project-icon-label" component="div">
                   Icon
-                </Text>
+                </Input.Label>
                 <Group gap={6} role="radiogroup" aria-labelledby="project-icon-label" mt={4}>
                   {PROJECT_ICONS.map(({ value, label, icon: Icon }) => (
                     <Tooltip key={value} label={label} withArrow>

@@ -198,8 +198,7 @@ export function HistoryPanel({ project, context, cannotWrite }: { project: strin
                   <PermissionGate reason={cannotWrite}>
                     <Button
                       variant="light"
-                      color="orange"
-                      disabled={!!cannotWrite}
+                                            disabled={!!cannotWrite}
                       leftSection={forward ? <IconArrowForwardUp size={16} aria-hidden /> : <IconArrowBackUp size={16} aria-hidden />}
                       onClick={() => setRollingTo(chosen)}
                     >

@@ -88,8 +88,7 @@ export function RollbackModal({
             Cancel
           </Button>
           <Button
-            color="orange"
-            loading={rollback.isPending}
+                        loading={rollback.isPending}
             onClick={() =>
               rollback.mutate(hash, {
                 onSuccess: () => {
