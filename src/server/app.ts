@@ -52,6 +52,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     bodyLimit: 2 * 1024 * 1024,
     trustProxy: config.trustProxy,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
+    // Shutdown drains (main.ts): requests already sent on open connections are answered (503 once
+    // closing) instead of the sockets being cut; idle keep-alive sockets are closed after a grace period.
+    forceCloseConnections: false,
     // Errors raised by the router before any route runs (a malformed %-escape in the path) get the
     // same `{detail}` shape as everything else.
     frameworkErrors: (error, _req, reply) => {
