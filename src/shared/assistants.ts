@@ -192,8 +192,11 @@ export const AssistantSchema = z.object({
   pre_hire_chat: z.array(PreHireChatMessageSchema).nullable(),
   /** Whether contact infrastructure (e-mail, phone) was provisioned for it. */
   create_infra: z.boolean(),
-  /** Owner: the user for a personal assistant; the creating member for an organization assistant. */
-  user_id: z.string(),
+  /**
+   * The user for a personal assistant; the creating member for an organization assistant (null once
+   * that member's account is deleted — the assistant stays with the organization).
+   */
+  user_id: z.string().nullable(),
   organization_id: z.number().int().nullable(),
   created_at: Timestamp,
   updated_at: Timestamp,
