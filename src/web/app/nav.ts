@@ -1,4 +1,4 @@
-import { IconBuilding, IconHome, IconLayoutDashboard, IconMicrophone, IconPlugConnected, IconRobot, IconUserCircle, type Icon } from '@tabler/icons-react';
+import { IconBuilding, IconHome, IconLayoutDashboard, IconPlugConnected, IconRobot, IconUserCircle, type Icon } from '@tabler/icons-react';
 
 export interface NavItem {
   label: string;
@@ -10,7 +10,6 @@ export interface NavItem {
 export const NAV_ITEMS: NavItem[] = [
   { label: 'Overview', to: '/', icon: IconHome },
   { label: 'Assistants', to: '/assistants', icon: IconRobot },
-  { label: 'Voices', to: '/voices', icon: IconMicrophone },
   { label: 'Dashboards', to: '/dashboards', icon: IconLayoutDashboard },
   { label: 'Organization', to: '/organization', icon: IconBuilding },
   { label: 'Custom endpoints', to: '/custom-endpoints', icon: IconPlugConnected },

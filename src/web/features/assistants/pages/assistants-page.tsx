@@ -153,7 +153,7 @@ export function AssistantsPage() {
         description="The assistants working in this workspace."
         actions={
           <>
-            <Button component={Link} to="/voices" variant="default" leftSection={<IconMicrophone size={16} aria-hidden />}>
+            <Button component={Link} to="/assistants/voices" variant="default" leftSection={<IconMicrophone size={16} aria-hidden />}>
               Voices
             </Button>
             {assistants.data?.length ? hireButton : null}
