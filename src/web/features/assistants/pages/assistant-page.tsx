@@ -18,7 +18,6 @@ import {
   WEEKLY_LIMIT_MAX,
   WEEKLY_LIMIT_MIN,
   type Assistant,
-  type UpdateAssistantConfig,
 } from '../../../../shared/assistants.ts';
 import { countryName } from '../../../../shared/account.ts';
 import { confirmDelete } from '../../../components/confirm-delete.tsx';
@@ -29,6 +28,7 @@ import { ApiError } from '../../../lib/api-client.ts';
 import { applyServerErrors } from '../../../lib/form.ts';
 import { missingPermission, useMe } from '../../../lib/use-me.ts';
 import { assistantKeys, assistantQueries, useDeleteAssistant, useUpdateAssistant } from '../api.ts';
+import { changedFields } from '../config-changes.ts';
 import { FormSection } from '../components/form-section.tsx';
 import { PhotoUploader } from '../components/photo-uploader.tsx';
 import { VoiceField } from '../components/voice-field.tsx';
@@ -85,21 +85,6 @@ const blankToNull = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? 
 const numberOrNull = (v: string | number) => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 const money = new Intl.NumberFormat(undefined, { style: 'currency', currency: 'USD' });
 const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-
-/**
- * Only what the user changed goes to the server (omitted = unchanged); a cleared field is sent as null.
- * The voice travels with its provider; clearing the voice clears both.
- */
-export function changedFields(values: Parsed, dirty: Partial<Record<keyof ConfigValues, unknown>>): UpdateAssistantConfig {
-  const changes: Record<string, unknown> = {};
-  for (const key of Object.keys(dirty) as (keyof ConfigValues)[]) {
-    if (!dirty[key]) continue;
-    if (key === 'voice_provider') continue;
-    changes[key] = (values as Record<string, unknown>)[key] ?? null;
-  }
-  if ('voice_id' in changes && changes.voice_id !== null) changes.voice_provider = values.voice_provider ?? null;
-  return changes as UpdateAssistantConfig;
-}
 
 function ReadOnly({ rows }: { rows: [string, string | null][] }) {
   return (
