@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import compress from '@fastify/compress';
 import fastifyStatic from '@fastify/static';
+import multipart from '@fastify/multipart';
 import type { Config } from './config.ts';
 import { openDatabase } from './db/connection.ts';
 import { migrateToLatest } from './db/migrate.ts';
@@ -15,6 +16,8 @@ import { installSecurityHeaders } from './http/security-headers.ts';
 import { installJsonParser } from './http/json-parser.ts';
 import type { RouteRegistry } from './http/route.ts';
 import { registerModules } from './modules/index.ts';
+import { createStorage } from './storage/index.ts';
+import { createVoiceProviders } from './voice/provider.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -68,7 +71,14 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     },
   });
 
-  const base = { config, db: handle.db, dialect: handle.dialect, now: options.now ?? (() => new Date()) };
+  const base = {
+    config,
+    db: handle.db,
+    dialect: handle.dialect,
+    now: options.now ?? (() => new Date()),
+    storage: createStorage(config),
+    voiceProviders: createVoiceProviders(),
+  };
   const deps: Deps = { ...base, rateLimiter: createRateLimiter(base as Deps) };
   app.decorate('deps', deps);
   app.decorate('routeRegistry', [] as RouteRegistry);
@@ -98,6 +108,13 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     if (!spaIndex || (req.method !== 'GET' && req.method !== 'HEAD') || req.url.startsWith('/v0')) return undefined;
     if (!accept.includes('text/html')) return undefined;
     return reply.code(200).header('Cache-Control', 'no-cache').type('text/html; charset=utf-8').send(spaIndex);
+  });
+
+  // Upload routes stream parts themselves (req.parts()) with per-route file size limits.
+  // Size limits are checked by the routes (truncated → 413 with their own message), not thrown here.
+  await app.register(multipart, {
+    throwFileSizeLimit: false,
+    limits: { fieldNameSize: 100, fieldSize: 64 * 1024, fields: 20, files: 1, parts: 25, headerPairs: 100 },
   });
 
   await registerModules(app);
