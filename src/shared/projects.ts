@@ -70,6 +70,8 @@ export const ContextSchema = z.object({
   unique_key_types: z.record(z.string(), z.string()),
   auto_counting: z.record(z.string(), z.string().nullable()),
   head_commit_hash: z.string().nullable(),
+  /** Extension: rows added, changed or deleted since HEAD (always 0 for an unversioned context). */
+  uncommitted_changes: z.number().int(),
   created_at: Timestamp,
 });
 export type Context = z.infer<typeof ContextSchema>;
