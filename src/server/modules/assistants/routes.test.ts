@@ -166,6 +166,14 @@ describe('assistants: create and credits', () => {
     expect(await balance(t, u.apiKey)).toBe(990);
   });
 
+  it('blank form values (empty strings, NaN) mean "not given" on create', async () => {
+    const t = await makeTestApp();
+    const u = await t.user();
+    const res = await create(t, u.apiKey, { first_name: '', about: '   ', email: '', country: '', timezone: '', voice_id: '' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().info).toMatchObject({ first_name: null, about: null, country: 'US', timezone: null, voice_id: null });
+  });
+
   it('pricing tells the cost before hiring', async () => {
     const t = await makeTestApp({ assistantCost: 7 });
     const u = await t.user();
@@ -333,6 +341,22 @@ describe('assistants: photo upload and files', () => {
     expect(process.memoryUsage().rss - before).toBeLessThan(60 * 1024 * 1024);
     expect(tempFiles(t)).toEqual([]);
   }, 60_000);
+
+  it('uploads and clones need assistant:write; deleting a voice needs assistant:delete', async () => {
+    const t = await makeTestApp();
+    const owner = await t.user();
+    const org = await t.org(owner);
+    const viewerKey = await t.member(org.organizationId, await t.user(), ROLE_IDS.Viewer);
+    const memberKey = await t.member(org.organizationId, await t.user(), ROLE_IDS.Member);
+    expect((await uploadPhoto(t, viewerKey, PNG)).statusCode).toBe(403);
+    expect((await cloneVoice(t, viewerKey)).statusCode).toBe(403);
+    const voice = (await cloneVoice(t, memberKey)).json().info;
+    expect((await t.request('GET', '/v0/assistant/voice', { key: viewerKey })).json().info.at(-1).voice_id).toBe(voice.voice_id);
+    expect((await t.request('DELETE', `/v0/assistant/voice/${voice.voice_id}`, { key: memberKey })).statusCode).toBe(403);
+    expect((await t.request('DELETE', `/v0/assistant/voice/${voice.voice_id}`, { key: owner.apiKey })).statusCode).toBe(404);
+    expect((await t.request('DELETE', `/v0/assistant/voice/${voice.voice_id}`, { key: org.ownerKey })).statusCode).toBe(200);
+    expect(tempFiles(t)).toEqual([]);
+  });
 
   it('foreign assistant_id → 404 and nothing kept; bad assistant_id → 422', async () => {
     const t = await makeTestApp();

@@ -166,7 +166,11 @@ export async function updateAssistantConfig(
     if (!current) throw notFound(ASSISTANT_MESSAGES.notFound);
     if (has('monthly_spending_cap') && current.organization_id === null && input.monthly_spending_cap != null) {
       // Read in the transaction: a concurrent lowering of the account limit is not overtaken.
-      const user = await tx.selectFrom('users').select('monthly_spending_cap_micros').where('id', '=', scope.userId).executeTakeFirst();
+      let capQuery = tx.selectFrom('users').select('monthly_spending_cap_micros').where('id', '=', scope.userId);
+      // PostgreSQL: lock the user row so a concurrent PUT /v0/user/spending-limit waits for this update
+      // (and then caps it) instead of both passing each other. SQLite transactions are serialized anyway.
+      if (deps.dialect === 'postgres') capQuery = capQuery.forUpdate();
+      const user = await capQuery.executeTakeFirst();
       const limit = user?.monthly_spending_cap_micros ?? null;
       if (limit !== null && changes.monthly_spending_cap_micros! > limit) {
         throw invalid(
