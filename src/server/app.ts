@@ -1,9 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import compress from '@fastify/compress';
 import fastifyStatic from '@fastify/static';
+import multipart from '@fastify/multipart';
 import type { Config } from './config.ts';
 import { openDatabase } from './db/connection.ts';
 import { migrateToLatest } from './db/migrate.ts';
@@ -15,6 +16,8 @@ import { installSecurityHeaders } from './http/security-headers.ts';
 import { installJsonParser } from './http/json-parser.ts';
 import type { RouteRegistry } from './http/route.ts';
 import { registerModules } from './modules/index.ts';
+import { createStorage } from './storage/index.ts';
+import { createVoiceProviders } from './voice/provider.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -52,9 +55,30 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     bodyLimit: 2 * 1024 * 1024,
     trustProxy: config.trustProxy,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
+    // Shutdown drains (main.ts): requests already sent on open connections are answered (503 once
+    // closing) instead of the sockets being cut; idle keep-alive sockets are closed after a grace period.
+    forceCloseConnections: false,
+    // Errors raised by the router before any route runs (a malformed %-escape in the path) get the
+    // same `{detail}` shape as everything else.
+    frameworkErrors: (error, _req, reply) => {
+      const [status, detail] =
+        error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+          ? [414, 'A path segment is longer than 500 characters.']
+          : error.code === 'FST_ERR_BAD_URL'
+            ? [400, 'The request path is not a valid URL (bad percent-encoding).']
+            : [400, 'Bad request.'];
+      void (reply as unknown as FastifyReply).status(status).send({ detail });
+    },
   });
 
-  const base = { config, db: handle.db, dialect: handle.dialect, now: options.now ?? (() => new Date()) };
+  const base = {
+    config,
+    db: handle.db,
+    dialect: handle.dialect,
+    now: options.now ?? (() => new Date()),
+    storage: createStorage(config),
+    voiceProviders: createVoiceProviders(),
+  };
   const deps: Deps = { ...base, rateLimiter: createRateLimiter(base as Deps) };
   app.decorate('deps', deps);
   app.decorate('routeRegistry', [] as RouteRegistry);
@@ -84,6 +108,13 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     if (!spaIndex || (req.method !== 'GET' && req.method !== 'HEAD') || req.url.startsWith('/v0')) return undefined;
     if (!accept.includes('text/html')) return undefined;
     return reply.code(200).header('Cache-Control', 'no-cache').type('text/html; charset=utf-8').send(spaIndex);
+  });
+
+  // Upload routes stream parts themselves (req.parts()) with per-route file size limits.
+  // Size limits are checked by the routes (truncated → 413 with their own message), not thrown here.
+  await app.register(multipart, {
+    throwFileSizeLimit: false,
+    limits: { fieldNameSize: 100, fieldSize: 64 * 1024, fields: 20, files: 1, parts: 25, headerPairs: 100 },
   });
 
   await registerModules(app);

@@ -1,4 +1,5 @@
 import type { ProjectsTables } from '../modules/projects/tables.ts';
+import type { AssistantsTables } from '../modules/assistants/tables.ts';
 import type { CustomEndpointTables } from '../modules/custom-endpoints/tables.ts';
 import type { Generated } from 'kysely';
 import type { InvitesTables } from '../modules/invites/tables.ts';
@@ -95,4 +96,4 @@ export interface CoreTables {
 }
 
 /** Each feature module adds its tables by extending this interface with its own `…Tables`. */
-export interface Database extends CoreTables, TilesTables, InvitesTables, CustomEndpointTables, ProjectsTables {}
+export interface Database extends CoreTables, TilesTables, InvitesTables, CustomEndpointTables, ProjectsTables, AssistantsTables {}

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { accountRoutes } from './account/routes.ts';
+import { assistantsRoutes } from './assistants/routes.ts';
 import { contextsRoutes } from './contexts/routes.ts';
 import { creditsRoutes } from './credits/routes.ts';
 import { invitesRoutes } from './invites/routes.ts';
@@ -22,4 +23,5 @@ export async function registerModules(app: FastifyInstance): Promise<void> {
   invitesRoutes(app);
   accountRoutes(app);
   customEndpointRoutes(app);
+  await assistantsRoutes(app);
 }

@@ -1,6 +1,7 @@
 import type { Migration } from 'kysely';
 import type { Dialect } from '../connection.ts';
 import { coreMigration } from './2026-11-22-01-core.ts';
+import { assistantsMigration } from './2026-11-22-02-assistants.ts';
 import { projectsMigration } from './2026-11-22-03-projects.ts';
 import { organizationsMigration } from './2026-11-22-04-organizations.ts';
 import { accountMigration } from './2026-11-22-05-account.ts';
@@ -11,6 +12,7 @@ import { rateLimitsMigration } from './2026-11-22-07-rate-limits.ts';
 export function allMigrations(dialect: Dialect): Record<string, Migration> {
   return {
     '2026-11-22-01-core': coreMigration(dialect),
+    '2026-11-22-02-assistants': assistantsMigration(dialect),
     '2026-11-22-03-projects': projectsMigration(dialect),
     '2026-11-22-04-organizations': organizationsMigration(dialect),
     '2026-11-22-05-account': accountMigration(dialect),

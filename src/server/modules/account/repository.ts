@@ -11,7 +11,6 @@ export async function setSpendingLimit(db: Conn, userId: string, capMicros: numb
   return db.transaction().execute(async (tx) => {
     await tx.updateTable('users').set({ monthly_spending_cap_micros: capMicros }).where('id', '=', userId).execute();
     if (capMicros === null) return 0;
-    if (!(await hasAssistantsTable(tx))) return 0;
     // One conditional update: the count is exactly the rows it changed.
     const result = await sql`
       update assistants set monthly_spending_cap_micros = ${capMicros}
@@ -19,16 +18,6 @@ export async function setSpendingLimit(db: Conn, userId: string, capMicros: numb
         and monthly_spending_cap_micros is not null and monthly_spending_cap_micros > ${capMicros}`.execute(tx);
     return Number(result.numAffectedRows ?? 0);
   });
-}
-
-let assistantsTable: boolean | undefined;
-/** The assistants module may be absent from a build; capping then has nothing to cap. */
-async function hasAssistantsTable(db: Conn): Promise<boolean> {
-  if (assistantsTable === undefined) {
-    const tables = await db.introspection.getTables();
-    assistantsTable = tables.some((t) => t.name === 'assistants');
-  }
-  return assistantsTable;
 }
 
 export async function spendingLimitOf(db: Conn, userId: string) {

@@ -1,0 +1,369 @@
+import type { FastifyInstance } from 'fastify';
+import {
+  ASSISTANT_MESSAGES,
+  AssistantIdParams,
+  AssistantInfoResponse,
+  AssistantListResponse,
+  AssistantPricingSchema,
+  assistantDisplayName,
+  AUDIO_TYPES,
+  CreateAssistantInput,
+  DEFAULT_CLONE_VOICE_PROVIDER,
+  DeleteVoiceQuery,
+  EXTENSION_OF_TYPE,
+  PHOTO_MAX_BYTES,
+  PHOTO_TYPES,
+  PhotoUploadFields,
+  PhotoUploadResponse,
+  sniffAudioType,
+  sniffPhotoType,
+  UpdateAssistantConfigInput,
+  VOICE_SAMPLE_MAX_BYTES,
+  VoiceCloneFields,
+  VoiceIdParams,
+  VoiceInfoResponse,
+  VoiceListResponse,
+  type Voice,
+} from '../../../shared/assistants.ts';
+import { InfoString } from '../../../shared/common.ts';
+import { requireKeyPermission, scopeOf } from '../../auth/principal.ts';
+import { forbidden, HttpError, notFound } from '../../http/errors.ts';
+import { route } from '../../http/route.ts';
+import { randomObjectName } from '../../storage/upload.ts';
+import { discard } from '../../storage/upload.ts';
+import { ensurePresetSamples, PRESET_CREATED_AT, PRESET_VOICES, presetById, presetSampleKey } from '../../voice/presets.ts';
+import { userDeletionHooks, type UserDeletionHook } from '../account/repository.ts';
+import { fileRoutes } from './files.ts';
+import {
+  assistantsUsingVoice,
+  deleteAssistant,
+  deletePersonalAssistantData,
+  deleteVoiceRow,
+  findAssistant,
+  findVoiceRow,
+  insertVoice,
+  listAssistants,
+  listVoiceRows,
+  recordStoredFile,
+  toAssistant,
+  toVoice,
+  updateAssistant,
+} from './repository.ts';
+import { createAssistant, getAssistant, updateAssistantConfig } from './service.ts';
+import { readUpload } from './uploads.ts';
+
+// Permissions (semantics §1 roles): reading needs assistant:read, creating and changing (including
+// uploads and voice clones) assistant:write, deleting an assistant or a voice assistant:delete.
+export async function assistantsRoutes(app: FastifyInstance): Promise<void> {
+  const { storage, config } = app.deps;
+  const fileUrl = (key: string) => `${config.publicUrl}/v0/files/${key}`;
+
+  await ensurePresetSamples(storage);
+  fileRoutes(app);
+
+  // A deleted user's personal assistants, voices and files go with them; organization ones stay.
+  const hook: UserDeletionHook = async (tx, userId) => {
+    const keys = await deletePersonalAssistantData(tx, userId);
+    if (keys.length === 0) return;
+    return async () => {
+      for (const key of keys) await storage.delete(key);
+    };
+  };
+  userDeletionHooks.push(hook);
+  app.addHook('onClose', async () => {
+    const at = userDeletionHooks.indexOf(hook);
+    if (at >= 0) userDeletionHooks.splice(at, 1);
+  });
+
+  route(app, {
+    method: 'POST',
+    url: '/v0/assistant',
+    operationId: 'createAssistant',
+    summary: 'Create (hire) an assistant; deducts its cost in credits from the key’s account',
+    description:
+      'A personal key charges the user, an organization key the organization (assistant:write). Short of credits → 402 and nothing is written.',
+    tag: 'assistants',
+    body: CreateAssistantInput,
+    response: AssistantInfoResponse,
+    errors: [402, 403, 422],
+    handler: async ({ principal, body, deps }) => {
+      requireKeyPermission(principal, 'assistant:write');
+      return { info: await createAssistant(deps, scopeOf(principal), body) };
+    },
+  });
+
+  route(app, {
+    method: 'GET',
+    url: '/v0/assistant',
+    operationId: 'listAssistants',
+    summary: 'Assistants of the key’s workspace, newest first',
+    tag: 'assistants',
+    extension: true,
+    response: AssistantListResponse,
+    errors: [403],
+    handler: async ({ principal, deps }) => {
+      requireKeyPermission(principal, 'assistant:read');
+      return { info: (await listAssistants(deps.db, scopeOf(principal))).map(toAssistant) };
+    },
+  });
+
+  route(app, {
+    method: 'GET',
+    url: '/v0/assistant/pricing',
+    operationId: 'getAssistantPricing',
+    summary: 'What creating an assistant costs, in credits',
+    tag: 'assistants',
+    extension: true,
+    response: AssistantPricingSchema,
+    handler: ({ deps }) => ({ assistant_cost: deps.config.assistantCost }),
+  });
+
+  route(app, {
+    method: 'GET',
+    url: '/v0/assistant/{assistant_id}',
+    operationId: 'getAssistant',
+    summary: 'One assistant',
+    tag: 'assistants',
+    extension: true,
+    params: AssistantIdParams,
+    response: AssistantInfoResponse,
+    errors: [403, 404, 422],
+    handler: async ({ principal, params, deps }) => {
+      requireKeyPermission(principal, 'assistant:read');
+      return { info: toAssistant(await getAssistant(deps.db, scopeOf(principal), params.assistant_id)) };
+    },
+  });
+
+  route(app, {
+    method: 'DELETE',
+    url: '/v0/assistant/{assistant_id}',
+    operationId: 'deleteAssistant',
+    summary: 'Delete an assistant (no refund)',
+    tag: 'assistants',
+    extension: true,
+    params: AssistantIdParams,
+    response: InfoString,
+    errors: [403, 404, 422],
+    handler: async ({ principal, params, deps }) => {
+      requireKeyPermission(principal, 'assistant:delete');
+      if (!(await deleteAssistant(deps.db, scopeOf(principal), params.assistant_id))) throw notFound(ASSISTANT_MESSAGES.notFound);
+      return { info: ASSISTANT_MESSAGES.deleted };
+    },
+  });
+
+  route(app, {
+    method: 'PATCH',
+    url: '/v0/assistant/{assistant_id}/config',
+    operationId: 'updateAssistantConfig',
+    summary: 'Update an assistant’s configuration: omitted fields stay, null clears',
+    description:
+      'profile_photo is ignored (upload a photo with assistant_id instead). The deprecated contact fields (user_phone, phone, phone_country, email, user_whatsapp_number) are accepted and ignored; the response then carries `Deprecation: true`.',
+    tag: 'assistants',
+    params: AssistantIdParams,
+    body: UpdateAssistantConfigInput,
+    response: AssistantInfoResponse,
+    errors: [403, 404, 422],
+    handler: async ({ principal, params, body, deps, reply }) => {
+      requireKeyPermission(principal, 'assistant:write');
+      const info = await updateAssistantConfig(deps, scopeOf(principal), params.assistant_id, body);
+      if (['user_phone', 'phone', 'phone_country', 'email', 'user_whatsapp_number'].some((k) => k in body)) {
+        reply.header('Deprecation', 'true');
+      }
+      return { info };
+    },
+  });
+
+  route(app, {
+    method: 'POST',
+    url: '/v0/assistant/photo/upload',
+    operationId: 'uploadAssistantPhoto',
+    summary: 'Upload a profile photo (JPEG, PNG, WebP or GIF, at most 5 MiB); with assistant_id it becomes that assistant’s photo',
+    tag: 'assistants',
+    multipart: {
+      fields: {
+        file: { type: 'binary', required: true, description: 'The image; its type is read from its bytes.' },
+        assistant_id: { type: 'string', description: 'Integer id of an assistant whose profile_photo to set.' },
+      },
+    },
+    response: PhotoUploadResponse,
+    status: 201,
+    errors: [403, 404, 413, 415, 422],
+    handler: async ({ principal, req, deps }) => {
+      requireKeyPermission(principal, 'assistant:write');
+      const scope = scopeOf(principal);
+      const { fields, file } = await readUpload(req, storage.tempDir, PhotoUploadFields, {
+        maxBytes: PHOTO_MAX_BYTES,
+        tooLarge: ASSISTANT_MESSAGES.photoTooLarge,
+        sniff: sniffPhotoType,
+        unsupported: `Unsupported image type. Upload one of: ${PHOTO_TYPES.join(', ')}.`,
+      });
+      const key = `photos/${randomObjectName()}.${EXTENSION_OF_TYPE[file.type]}`;
+      try {
+        if (fields.assistant_id !== undefined && !(await findAssistant(deps.db, scope, fields.assistant_id))) {
+          throw notFound(ASSISTANT_MESSAGES.notFound);
+        }
+        await storage.putFile(key, file.tempPath, file.type);
+      } catch (error) {
+        await discard(file.tempPath);
+        throw error;
+      }
+      const url = fileUrl(key);
+      try {
+        await deps.db.transaction().execute(async (tx) => {
+          await recordStoredFile(tx, {
+            key,
+            user_id: scope.userId,
+            organization_id: scope.organizationId,
+            kind: 'photo',
+            content_type: file.type,
+            size: file.size,
+            created_at: deps.now().toISOString(),
+          });
+          if (fields.assistant_id !== undefined) {
+            // Checked again in the transaction: it may have been deleted meanwhile.
+            if (!(await findAssistant(tx, scope, fields.assistant_id))) throw notFound(ASSISTANT_MESSAGES.notFound);
+            await updateAssistant(tx, fields.assistant_id, { profile_photo: url, updated_at: deps.now().toISOString() });
+          }
+        });
+      } catch (error) {
+        await storage.delete(key);
+        throw error;
+      }
+      return { info: { url, content_type: file.type, size: file.size } };
+    },
+  });
+
+  const presetVoice = (p: (typeof PRESET_VOICES)[number]): Voice => ({
+    voice_id: p.voice_id,
+    name: p.name,
+    description: p.description,
+    gender: p.gender,
+    language: p.language,
+    provider: p.provider,
+    is_preset: true,
+    sample_url: fileUrl(presetSampleKey(p)),
+    created_at: PRESET_CREATED_AT,
+  });
+
+  route(app, {
+    method: 'GET',
+    url: '/v0/assistant/voice',
+    operationId: 'listVoices',
+    summary: 'Voices the key’s workspace can use: the seeded presets, then its clones (newest first)',
+    tag: 'assistants',
+    extension: true,
+    response: VoiceListResponse,
+    errors: [403],
+    handler: async ({ principal, deps }) => {
+      requireKeyPermission(principal, 'assistant:read');
+      const clones = await listVoiceRows(deps.db, scopeOf(principal));
+      return { info: [...PRESET_VOICES.map(presetVoice), ...clones.map((row) => toVoice(row, fileUrl))] };
+    },
+  });
+
+  route(app, {
+    method: 'POST',
+    url: '/v0/assistant/voice/clone',
+    operationId: 'cloneVoice',
+    summary: 'Clone a voice from an audio sample (WAV, MP3, OGG, WebM, M4A or FLAC, at most 25 MiB)',
+    tag: 'assistants',
+    multipart: {
+      fields: {
+        name: { type: 'string', required: true, description: '1–100 characters' },
+        language: { type: 'string' },
+        description: { type: 'string' },
+        gender: { type: 'string' },
+        provider: { type: 'string', description: 'cartesia (default) or elevenlabs' },
+        file: { type: 'binary', required: true, description: 'The audio sample; its type is read from its bytes.' },
+      },
+    },
+    response: VoiceInfoResponse,
+    status: 201,
+    errors: [403, 413, 415, 422],
+    handler: async ({ principal, req, deps }) => {
+      requireKeyPermission(principal, 'assistant:write');
+      const scope = scopeOf(principal);
+      const { fields, file } = await readUpload(req, storage.tempDir, VoiceCloneFields, {
+        maxBytes: VOICE_SAMPLE_MAX_BYTES,
+        tooLarge: ASSISTANT_MESSAGES.voiceTooLarge,
+        sniff: sniffAudioType,
+        unsupported: `Unsupported audio type. Upload one of: ${AUDIO_TYPES.join(', ')}.`,
+      });
+      const provider = fields.provider ?? DEFAULT_CLONE_VOICE_PROVIDER;
+      const key = `voices/${randomObjectName()}.${EXTENSION_OF_TYPE[file.type]}`;
+      try {
+        await storage.putFile(key, file.tempPath, file.type);
+      } catch (error) {
+        await discard(file.tempPath);
+        throw error;
+      }
+      try {
+        const cloned = await deps.voiceProviders(provider).clone({
+          name: fields.name,
+          language: fields.language ?? null,
+          description: fields.description ?? null,
+          gender: fields.gender ?? null,
+          sample: { key, contentType: file.type, size: file.size },
+        });
+        const now = deps.now().toISOString();
+        const row = await deps.db.transaction().execute(async (tx) => {
+          if (cloned.keepSample) {
+            await recordStoredFile(tx, { key, user_id: scope.userId, organization_id: scope.organizationId, kind: 'voice_sample', content_type: file.type, size: file.size, created_at: now });
+          }
+          return insertVoice(tx, {
+            user_id: scope.userId,
+            organization_id: scope.organizationId,
+            voice_id: cloned.voiceId,
+            provider,
+            name: fields.name,
+            description: fields.description ?? null,
+            gender: fields.gender ?? null,
+            language: fields.language ?? null,
+            sample_key: cloned.keepSample ? key : null,
+            created_at: now,
+          });
+        });
+        if (!cloned.keepSample) await storage.delete(key);
+        return { info: toVoice(row, fileUrl) };
+      } catch (error) {
+        await storage.delete(key);
+        throw error;
+      }
+    },
+  });
+
+  route(app, {
+    method: 'DELETE',
+    url: '/v0/assistant/voice/{voice_id}',
+    operationId: 'deleteVoice',
+    summary: 'Delete a cloned voice and its stored sample',
+    description:
+      'Presets cannot be deleted (403). A voice in use answers 409 with `detail` naming the assistants and `assistants: [{agent_id, name}]`.',
+    tag: 'assistants',
+    params: VoiceIdParams,
+    query: DeleteVoiceQuery,
+    response: InfoString,
+    errors: [403, 404, 409, 422],
+    handler: async ({ principal, params, query, deps }) => {
+      requireKeyPermission(principal, 'assistant:delete');
+      const scope = scopeOf(principal);
+      const preset = presetById(params.voice_id);
+      if (preset && (!query.provider || query.provider === preset.provider)) throw forbidden('Preset voices cannot be deleted.');
+      const sampleKey = await deps.db.transaction().execute(async (tx) => {
+        const voice = await findVoiceRow(tx, scope, params.voice_id, query.provider);
+        if (!voice) throw notFound(ASSISTANT_MESSAGES.voiceNotFound);
+        const users = await assistantsUsingVoice(tx, scope, voice.voice_id, voice.provider);
+        if (users.length > 0) {
+          const named = users.map((a) => ({ agent_id: String(a.id), name: assistantDisplayName({ agent_id: String(a.id), first_name: a.first_name, surname: a.surname }) }));
+          throw new HttpError(409, `${ASSISTANT_MESSAGES.voiceInUse} Used by: ${named.map((a) => a.name).join(', ')}.`, {}, { assistants: named });
+        }
+        await deleteVoiceRow(tx, voice.id);
+        if (voice.sample_key) await tx.deleteFrom('stored_files').where('key', '=', voice.sample_key).execute();
+        return { key: voice.sample_key, voiceId: voice.voice_id, provider: voice.provider };
+      });
+      await deps.voiceProviders(sampleKey.provider as never).delete(sampleKey.voiceId);
+      if (sampleKey.key) await storage.delete(sampleKey.key);
+      return { info: ASSISTANT_MESSAGES.voiceDeleted };
+    },
+  });
+}

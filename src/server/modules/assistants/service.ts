@@ -1,0 +1,189 @@
+import {
+  ASSISTANT_MESSAGES,
+  DEFAULT_ASSISTANT_VOICE_PROVIDER,
+  DEFAULT_COUNTRY,
+  type Assistant,
+  type CreateAssistantParsed,
+  type UpdateAssistantConfigParsed,
+  type VoiceProvider,
+} from '../../../shared/assistants.ts';
+import type { Scope } from '../../auth/principal.ts';
+import type { Conn } from '../../db/connection.ts';
+import type { Deps } from '../../deps.ts';
+import { invalid, notFound } from '../../http/errors.ts';
+import { accountOf, chargeCredits, fromMicros, toMicros } from '../credits/repository.ts';
+import { presetById } from '../../voice/presets.ts';
+import {
+  findAssistant,
+  findVoiceRow,
+  insertAssistant,
+  toAssistant,
+  updateAssistant,
+  type AssistantChanges,
+  type AssistantRow,
+} from './repository.ts';
+
+/**
+ * A phone number from the fictional NANP range 555-0100…0199, unique per assistant id: the last two
+ * digits cycle through the range and the area code (201…999) advances every hundred assistants.
+ */
+export function fictionalPhone(id: number): string {
+  const n = id - 1;
+  const area = 201 + (Math.floor(n / 100) % 799);
+  return `+1${area}55501${String(n % 100).padStart(2, '0')}`;
+}
+
+/** `ada.lovelace-12@domain`: readable, unique by the id. */
+export function assistantMailbox(id: number, firstName: string | null, surname: string | null, domain: string): string {
+  const slug = [firstName, surname]
+    .filter(Boolean)
+    .join('.')
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9.]+/g, '')
+    .replace(/\.+/g, '.')
+    .replace(/^\.|\.$/g, '')
+    .slice(0, 40);
+  return `${slug || 'assistant'}-${id}@${domain}`;
+}
+
+/** Contact infrastructure still missing on an assistant, allocated locally (no external provider). */
+function infraChanges(row: Pick<AssistantRow, 'id' | 'first_name' | 'surname' | 'email' | 'phone'>, domain: string): AssistantChanges {
+  const changes: AssistantChanges = { create_infra: 1 };
+  if (!row.email) changes.email = assistantMailbox(row.id, row.first_name, row.surname, domain);
+  if (!row.phone) {
+    changes.phone = fictionalPhone(row.id);
+    changes.phone_country = 'US';
+  }
+  return changes;
+}
+
+/** A voice the scope may use: one of its clones or a preset, with the provider it belongs to. */
+async function checkVoice(db: Conn, scope: Scope, voiceId: string, provider: VoiceProvider | undefined): Promise<VoiceProvider> {
+  const preset = presetById(voiceId);
+  const actual = (preset?.provider ?? (await findVoiceRow(db, scope, voiceId))?.provider) as VoiceProvider | undefined;
+  if (!actual) throw invalid(['body', 'voice_id'], `Voice ${voiceId} was not found among your voices (GET /v0/assistant/voice lists them).`);
+  if (provider && provider !== actual) {
+    throw invalid(['body', 'voice_id'], `Voice ${voiceId} belongs to provider ${actual}; send voice_provider "${actual}".`);
+  }
+  return actual;
+}
+
+export async function createAssistant(deps: Deps, scope: Scope, input: CreateAssistantParsed): Promise<Assistant> {
+  const provider = input.voice_provider ?? DEFAULT_ASSISTANT_VOICE_PROVIDER;
+  if (input.voice_id) await checkVoice(deps.db, scope, input.voice_id, provider);
+  const account = await accountOf(deps.db, scope);
+  const now = deps.now();
+  const stamp = now.toISOString();
+  const createInfra = input.create_infra ?? true;
+  const row = await deps.db.transaction().execute(async (tx) => {
+    const id = await insertAssistant(tx, {
+      user_id: scope.userId,
+      organization_id: scope.organizationId,
+      first_name: input.first_name ?? null,
+      surname: input.surname ?? null,
+      age: input.age ?? null,
+      weekly_limit: input.weekly_limit ?? null,
+      max_parallel: input.max_parallel ?? null,
+      about: input.about ?? null,
+      phone: input.phone ?? null,
+      email: input.email ?? null,
+      nationality: null,
+      country: input.country ?? DEFAULT_COUNTRY,
+      phone_country: null,
+      profile_photo: input.profile_photo ?? null,
+      profile_video: input.profile_video ?? null,
+      voice_id: input.voice_id ?? null,
+      voice_provider: input.voice_id ? provider : null,
+      timezone: input.timezone ?? null,
+      region: input.region ?? null,
+      desktop_url: input.desktop_url ?? null,
+      user_local_desktop: input.user_local_desktop ?? null,
+      desktop_mode: null,
+      user_desktop_id: null,
+      user_desktop_filesys_sync: null,
+      is_local: null,
+      monthly_spending_cap_micros: null,
+      deploy_env: null,
+      user_phone: input.user_phone ?? null,
+      user_whatsapp_number: input.user_whatsapp_number ?? null,
+      pre_hire_chat: input.pre_hire_chat ? JSON.stringify(input.pre_hire_chat) : null,
+      create_infra: 0,
+      created_at: stamp,
+      updated_at: stamp,
+    });
+    // Same transaction as the insert: short of credits → 402 and the insert is rolled back.
+    await chargeCredits(tx, account.id, toMicros(deps.config.assistantCost), 'assistant_create', `assistant:${id}`, now, ASSISTANT_MESSAGES.insufficientCredits);
+    const base = { id, first_name: input.first_name ?? null, surname: input.surname ?? null, email: input.email ?? null, phone: input.phone ?? null };
+    return updateAssistant(tx, id, createInfra ? infraChanges(base, deps.config.assistantMailDomain) : {});
+  });
+  return toAssistant(row);
+}
+
+export async function getAssistant(db: Conn, scope: Scope, id: number): Promise<AssistantRow> {
+  const row = await findAssistant(db, scope, id);
+  if (!row) throw notFound(ASSISTANT_MESSAGES.notFound);
+  return row;
+}
+
+const fmtDollars = (n: number) => `$${n.toLocaleString('en-US', { maximumFractionDigits: 6 })}`;
+
+/** PATCH config: only keys present in the body change; null clears. */
+export async function updateAssistantConfig(
+  deps: Deps,
+  scope: Scope,
+  id: number,
+  input: UpdateAssistantConfigParsed,
+): Promise<Assistant> {
+  const has = (key: keyof UpdateAssistantConfigParsed) => Object.prototype.hasOwnProperty.call(input, key);
+  const changes: AssistantChanges = {};
+  const plain = ['first_name', 'surname', 'age', 'nationality', 'weekly_limit', 'max_parallel', 'profile_video', 'desktop_mode', 'user_desktop_id', 'about', 'timezone', 'deploy_env'] as const;
+  for (const key of plain) if (has(key)) (changes as Record<string, unknown>)[key] = input[key] ?? null;
+  for (const key of ['user_desktop_filesys_sync', 'is_local'] as const) {
+    if (has(key)) changes[key] = input[key] === null || input[key] === undefined ? null : input[key] ? 1 : 0;
+  }
+
+  if (has('voice_id')) {
+    if (input.voice_id === null || input.voice_id === undefined) {
+      changes.voice_id = null;
+      changes.voice_provider = null;
+    } else {
+      changes.voice_id = input.voice_id;
+      changes.voice_provider = await checkVoice(deps.db, scope, input.voice_id, input.voice_provider ?? undefined);
+    }
+  } else if (has('voice_provider') && input.voice_provider != null) {
+    throw invalid(['body', 'voice_provider'], 'Send voice_id together with voice_provider (voice_id: null clears the voice).');
+  }
+
+  if (has('monthly_spending_cap')) {
+    const cap = input.monthly_spending_cap ?? null;
+    changes.monthly_spending_cap_micros = cap === null ? null : toMicros(cap);
+  }
+
+  const row = await deps.db.transaction().execute(async (tx) => {
+    const current = await findAssistant(tx, scope, id);
+    if (!current) throw notFound(ASSISTANT_MESSAGES.notFound);
+    if (has('monthly_spending_cap') && current.organization_id === null && input.monthly_spending_cap != null) {
+      // Read in the transaction: a concurrent lowering of the account limit is not overtaken.
+      let capQuery = tx.selectFrom('users').select('monthly_spending_cap_micros').where('id', '=', scope.userId);
+      // PostgreSQL: lock the user row so a concurrent PUT /v0/user/spending-limit waits for this update
+      // (and then caps it) instead of both passing each other. SQLite transactions are serialized anyway.
+      if (deps.dialect === 'postgres') capQuery = capQuery.forUpdate();
+      const user = await capQuery.executeTakeFirst();
+      const limit = user?.monthly_spending_cap_micros ?? null;
+      if (limit !== null && changes.monthly_spending_cap_micros! > limit) {
+        throw invalid(
+          ['body', 'monthly_spending_cap'],
+          `Must not exceed your monthly spending limit of ${fmtDollars(fromMicros(limit))} (PUT /v0/user/spending-limit raises it).`,
+        );
+      }
+    }
+    if (input.create_infra !== false) {
+      const merged = { ...current, ...changes } as AssistantRow;
+      if (!merged.email || !merged.phone) Object.assign(changes, infraChanges(merged, deps.config.assistantMailDomain));
+    }
+    return updateAssistant(tx, id, { ...changes, updated_at: deps.now().toISOString() });
+  });
+  return toAssistant(row);
+}

@@ -1,0 +1,62 @@
+import type { FastifyRequest } from 'fastify';
+import type { MultipartFile } from '@fastify/multipart';
+import type { z } from 'zod';
+import { HttpError, invalid, payloadTooLarge, unsupportedMediaType } from '../../http/errors.ts';
+import { parseOr422 } from '../../http/validation.ts';
+import { discard, receiveToTempFile } from '../../storage/upload.ts';
+
+export interface ParsedUpload<F, T> {
+  fields: F;
+  file: { tempPath: string; size: number; type: T };
+}
+
+export interface UploadRules<T> {
+  maxBytes: number;
+  tooLarge: string;
+  sniff: (head: Uint8Array) => T | null;
+  unsupported: string;
+}
+
+/**
+ * Reads a multipart request: text fields into `fields`, the `file` part streamed to a temp file with
+ * its size limit enforced as it arrives. Then checks, in order: fields (422), size (413), emptiness
+ * (422), type by magic bytes (415). On any error the temp file is gone; on success the caller owns it.
+ */
+export async function readUpload<S extends z.ZodType, T>(
+  req: FastifyRequest,
+  tempDir: string,
+  fieldsSchema: S,
+  rules: UploadRules<T>,
+): Promise<ParsedUpload<z.output<S>, T>> {
+  if (!req.isMultipart()) {
+    throw new HttpError(422, [{ type: 'missing', loc: ['form', 'file'], msg: 'Field required (send multipart/form-data with a file field).' }]);
+  }
+  const raw: Record<string, string> = {};
+  let received: Awaited<ReturnType<typeof receiveToTempFile<T>>> | null = null;
+  try {
+    const parts = req.parts({ limits: { fileSize: rules.maxBytes } });
+    for await (const part of parts) {
+      if (part.type === 'file') {
+        const filePart = part as MultipartFile;
+        if (filePart.fieldname !== 'file' || received) {
+          filePart.file.resume(); // not ours: drain it
+          await new Promise((resolve) => filePart.file.once('end', resolve));
+          continue;
+        }
+        received = await receiveToTempFile(filePart.file, tempDir, rules.maxBytes, rules.sniff);
+      } else if (typeof part.value === 'string' && part.value.trim() !== '') {
+        // An empty form field means "not given", as null does in JSON.
+        raw[part.fieldname] = part.value;
+      }
+    }
+    const fields = parseOr422(fieldsSchema, raw, 'form');
+    if (!received) throw invalid(['form', 'file'], 'Field required', 'missing');
+    if (received.tooLarge) throw payloadTooLarge(rules.tooLarge);
+    if (received.size === 0) throw invalid(['form', 'file'], 'The file is empty.');
+    if (received.type === null) throw unsupportedMediaType(rules.unsupported);
+    return { fields, file: { tempPath: received.tempPath, size: received.size, type: received.type } };
+  } catch (error) {
+    if (received) await discard(received.tempPath);
+    throw error;
+  }
+}

@@ -1,0 +1,63 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import { Transform, type Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { SNIFF_BYTES } from '../../shared/assistants.ts';
+
+export interface ReceivedFile<T> {
+  tempPath: string;
+  size: number;
+  /** What the first bytes say the file is, or null when the sniffer does not accept it. */
+  type: T | null;
+  /** True when more than maxBytes arrived (the rest was discarded, never buffered). */
+  tooLarge: boolean;
+}
+
+/**
+ * Streams an upload to a temp file, counting bytes and keeping only its first bytes in memory for
+ * the type check. Past `maxBytes` it stops writing and drains the rest, so a 100 MB upload costs
+ * neither memory nor disk. The caller removes the temp file (see discard) or hands it to storage.
+ */
+export async function receiveToTempFile<T>(
+  source: Readable,
+  tempDir: string,
+  maxBytes: number,
+  sniff: (head: Uint8Array) => T | null,
+): Promise<ReceivedFile<T>> {
+  await fsp.mkdir(tempDir, { recursive: true });
+  const tempPath = path.join(tempDir, `${crypto.randomUUID()}.part`);
+  let size = 0;
+  let head = Buffer.alloc(0);
+  let tooLarge = false;
+  const guard = new Transform({
+    transform(chunk: Buffer, _enc, done) {
+      if (head.length < SNIFF_BYTES) head = Buffer.concat([head, chunk.subarray(0, SNIFF_BYTES - head.length)]);
+      size += chunk.length;
+      if (size > maxBytes) {
+        tooLarge = true;
+        return done(); // drop: keep draining the source without writing
+      }
+      done(null, chunk);
+    },
+  });
+  try {
+    await pipeline(source, guard, fs.createWriteStream(tempPath, { flags: 'wx' }));
+  } catch (error) {
+    await discard(tempPath);
+    throw error;
+  }
+  // A multipart parser with its own fileSize limit truncates rather than passing the excess through.
+  if ((source as Readable & { truncated?: boolean }).truncated) tooLarge = true;
+  return { tempPath, size, type: sniff(new Uint8Array(head)), tooLarge };
+}
+
+export async function discard(tempPath: string): Promise<void> {
+  await fsp.rm(tempPath, { force: true });
+}
+
+/** A random, unguessable object name: file URLs are capabilities (an <img> cannot send a bearer key). */
+export function randomObjectName(): string {
+  return crypto.randomBytes(16).toString('base64url');
+}
