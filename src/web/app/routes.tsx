@@ -5,9 +5,9 @@ import { NotFoundPage } from './not-found-page.tsx';
 /** Pages of the signed-in app. Features add their routes here, loaded lazily (`lazy: () => import(…)`). */
 const appRoutes: RouteObject[] = [
   { index: true, lazy: async () => ({ Component: (await import('./home-page.tsx')).HomePage }) },
-  { path: 'projects', lazy: async () => ({ Component: (await import('../features/projects/pages/projects-page.tsx')).ProjectsPage }) },
-  { path: 'projects/:project', lazy: async () => ({ Component: (await import('../features/projects/pages/project-page.tsx')).ProjectPage }) },
-  { path: 'projects/:project/contexts/:context', lazy: async () => ({ Component: (await import('../features/projects/pages/context-page.tsx')).ContextPage }) },
+  { path: 'projects', lazy: async () => ({ Component: (await import('../features/projects/pages/index.ts')).ProjectsPage }) },
+  { path: 'projects/:project', lazy: async () => ({ Component: (await import('../features/projects/pages/index.ts')).ProjectPage }) },
+  { path: 'projects/:project/contexts/:context', lazy: async () => ({ Component: (await import('../features/projects/pages/index.ts')).ContextPage }) },
   { path: 'dashboards', lazy: async () => ({ Component: (await import('../features/dashboards/pages/dashboards-page.tsx')).DashboardsPage }) },
   { path: 'assistants', lazy: async () => ({ Component: (await import('../features/assistants/pages/assistants-page.tsx')).AssistantsPage }) },
   { path: 'assistants/new', lazy: async () => ({ Component: (await import('../features/assistants/pages/hire-assistant-page.tsx')).HireAssistantPage }) },

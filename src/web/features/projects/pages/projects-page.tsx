@@ -1,7 +1,7 @@
 import { ActionIcon, Anchor, Badge, Button, Group, Paper, Skeleton, Stack, Text, TextInput, ThemeIcon } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { IconFolders, IconPlus, IconSearch, IconTrash } from '@tabler/icons-react';
-import { useQueries, useQuery } from '@tanstack/react-query';
+import { IconFolder, IconPlus, IconSearch, IconTrash } from '@tabler/icons-react';
+import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { EmptyState } from '../../../components/empty-state.tsx';
@@ -69,8 +69,6 @@ export function ProjectsPage() {
   const remove = useDeleteProject();
   const cannotWrite = missingPermission(me.data, 'project:write');
   const cannotDelete = missingPermission(me.data, 'project:delete');
-  // Prefetch every project's details together (the list endpoint gives names only).
-  useQueries({ queries: (names.data ?? []).map((n) => projectQueries.project(n)) });
 
   const createButton = (
     <PermissionGate reason={cannotWrite}>
@@ -93,7 +91,7 @@ export function ProjectsPage() {
   else if (names.data.length === 0)
     content = (
       <EmptyState
-        icon={<IconFolders size={24} />}
+        icon={<IconFolder size={24} />}
         title="No projects yet"
         description="A project holds contexts: tables of rows your assistants and scripts log, optionally with a version history."
         action={createButton}
