@@ -194,6 +194,39 @@ test.describe('projects, contexts and versions', () => {
     await snap(page, 'projects');
   });
 
+  test('the context tree renders only what is in view, folds folders, and filters by prefix', async ({ page, roster }) => {
+    const user = await roster.createUser({ name: 'Mia Many' });
+    const api = roster.api(user.api_key);
+    await api.post('/v0/project', { name: 'many' });
+    const names = Array.from({ length: 400 }, (_, i) => `batch-${String(i % 8)}/run-${String(i).padStart(3, '0')}`);
+    for (let i = 0; i < names.length; i += 20) await Promise.all(names.slice(i, i + 20).map((name) => api.post('/v0/project/many/contexts', { name })));
+    await signIn(page, user.api_key, '/projects/many');
+    const list = page.getByRole('list', { name: 'Contexts of many' });
+    await expect(page.getByText('400 contexts', { exact: true })).toBeVisible();
+    // 408 lines (8 folders + 400 contexts), but only a window of them is in the page.
+    expect(await list.getByRole('listitem').count()).toBeLessThan(60);
+    await expect(list.getByRole('listitem').first()).toHaveAttribute('aria-setsize', '408');
+    await checkA11y(page);
+    await page.getByRole('button', { name: 'batch-0/ 50 contexts' }).press('Enter');
+    await expect(page.getByRole('button', { name: 'batch-0/ 50 contexts' })).toHaveAttribute('aria-expanded', 'false');
+    await list.evaluate((ul) => ul.parentElement!.scrollTo(0, ul.parentElement!.scrollHeight));
+    await expect(page.getByRole('link', { name: 'batch-7/run-399' })).toBeVisible();
+    await page.getByLabel('Filter by name prefix').fill('batch-3/run-01');
+    await expect(page).toHaveURL(/prefix=batch-3%2Frun-01/);
+    await expect(page.getByText('2 contexts starting with “batch-3/run-01”')).toBeVisible();
+    await page.reload();
+    await expect(page.getByLabel('Filter by name prefix')).toHaveValue('batch-3/run-01');
+    await expect(page.getByRole('link', { name: 'batch-3/run-011' })).toBeVisible();
+    await snap(page, 'many');
+
+    // A project that is not in this workspace, and a context that is not in the project.
+    await page.goto('/projects/no-such-project');
+    await expect(page.getByRole('heading', { name: 'Project not found' })).toBeVisible();
+    await page.goto('/projects/many/contexts/nope');
+    await expect(page.getByRole('heading', { name: 'Context not found' })).toBeVisible();
+    await checkA11y(page);
+  });
+
   test('an organization Viewer sees the organization’s projects read-only', async ({ page, roster }) => {
     const owner = await roster.createUser({ name: 'Otto Owner' });
     const org = await roster.createOrg({ ownerEmail: owner.email });

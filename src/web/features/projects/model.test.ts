@@ -32,6 +32,15 @@ describe('projects model', () => {
     expect(closed[1]).toMatchObject({ kind: 'folder', count: 2, open: false });
   });
 
+  it('flattens 10 000 contexts quickly (the project page stays smooth)', () => {
+    const many = Array.from({ length: 10_000 }, (_, i) => ctx(`group-${i % 50}/run-${i}`));
+    const started = performance.now();
+    const lines = contextTree(many, new Set());
+    expect(performance.now() - started).toBeLessThan(200);
+    expect(lines).toHaveLength(10_050);
+    expect(contextTree(many, new Set(Array.from({ length: 50 }, (_, g) => `group-${g}/`)))).toHaveLength(50);
+  });
+
   it('diffs rows by id', () => {
     const d = diffRows([log(1, { v: 1 }), log(2, { v: 2 })], [log(1, { v: 1 }), log(3, { v: 3 })]);
     expect([d.added.map((r) => r.id), d.removed.map((r) => r.id), d.changed.length]).toEqual([[3], [2], 0]);
