@@ -31,6 +31,10 @@ export function RollbackModal({
   const atTarget = useQuery({ ...projectQueries.allRows(project, context.name, hash), enabled: opened });
   const rollback = useRollback(project, context.name);
   const verb = forward ? 'Roll forward' : 'Roll back';
+  const close = () => {
+    rollback.reset();
+    onClose();
+  };
 
   let preview;
   if (current.isPending || atTarget.isPending)
@@ -66,7 +70,7 @@ export function RollbackModal({
 
   const pending = context.uncommitted_changes;
   return (
-    <Modal opened={opened} onClose={onClose} title={`${verb} ${context.name}?`} centered closeButtonProps={{ 'aria-label': 'Close' }}>
+    <Modal opened={opened} onClose={close} title={`${verb} ${context.name}?`} centered closeButtonProps={{ 'aria-label': 'Close' }}>
       <Stack gap="sm">
         <Text size="sm">
           {verb} to <Code>{shortHash(hash)}</Code> “{target?.commit_message || 'No message'}”. HEAD moves to that commit and its {plural(target?.row_count ?? 0, 'row')} are
@@ -84,7 +88,7 @@ export function RollbackModal({
           </Alert>
         )}
         <Group justify="flex-end">
-          <Button variant="default" onClick={onClose} data-autofocus>
+          <Button variant="default" onClick={close} data-autofocus>
             Cancel
           </Button>
           <Button
@@ -93,7 +97,7 @@ export function RollbackModal({
               rollback.mutate(hash, {
                 onSuccess: () => {
                   onDone(hash);
-                  onClose();
+                  close();
                 },
               })
             }
