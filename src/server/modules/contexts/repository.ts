@@ -52,9 +52,20 @@ export function listContexts(db: Conn, projectId: number, prefix?: string) {
   let q = db
     .selectFrom('contexts as c')
     .leftJoin('commits as h', 'h.id', 'c.head_commit_id')
-    .select(['c.id', 'c.name', 'c.description', 'c.is_versioned', 'c.allow_duplicates', 'c.unique_keys', 'c.auto_counting', 'c.columns', 'c.created_at', 'h.hash as head_hash'])
-    // Rows changed since HEAD (the dashboard's "uncommitted changes" and the rollback warning).
-    .select((eb) => eb.selectFrom('pending_changes as p').select((e) => e.fn.countAll().as('n')).whereRef('p.context_id', '=', 'c.id').as('pending'))
+    // Rows changed since HEAD (the dashboard's "uncommitted changes" and the rollback warning): one
+    // grouped pass over the project's pending changes rather than a count per context.
+    .leftJoin(
+      (eb) =>
+        eb
+          .selectFrom('pending_changes as p')
+          .innerJoin('contexts as pc', 'pc.id', 'p.context_id')
+          .where('pc.project_id', '=', projectId)
+          .select((e) => ['p.context_id', e.fn.countAll().as('n')])
+          .groupBy('p.context_id')
+          .as('pend'),
+      (join) => join.onRef('pend.context_id', '=', 'c.id'),
+    )
+    .select(['c.id', 'c.name', 'c.description', 'c.is_versioned', 'c.allow_duplicates', 'c.unique_keys', 'c.auto_counting', 'c.columns', 'c.created_at', 'h.hash as head_hash', 'pend.n as pending'])
     .where('c.project_id', '=', projectId);
   if (prefix) q = q.where(sql<string>`substr(c.name, 1, ${prefix.length})`, '=', prefix);
   return q.orderBy('c.name').execute();
