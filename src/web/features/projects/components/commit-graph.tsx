@@ -1,4 +1,4 @@
-import { Badge, Group, Stack, Text, UnstyledButton } from '@mantine/core';
+import { Badge, Group, Stack, Text, UnstyledButton, VisuallyHidden } from '@mantine/core';
 import { useMemo } from 'react';
 import type { Commit } from '../../../../shared/projects.ts';
 import { layoutGraph, plural, shortHash } from '../model.ts';
@@ -50,6 +50,7 @@ export function CommitGraph({ commits, selected, onSelect }: { commits: Commit[]
                 onClick={() => onSelect(c.commit_hash)}
                 aria-current={isSelected ? 'true' : undefined}
                 aria-label={`${c.commit_message || 'No message'}, commit ${shortHash(c.commit_hash)}${c.is_head ? ', HEAD' : ''}`}
+                aria-describedby={`commit-meta-${c.commit_hash}`}
                 h={COMMIT_ROW - 4}
                 w="100%"
                 style={{
@@ -76,13 +77,14 @@ export function CommitGraph({ commits, selected, onSelect }: { commits: Commit[]
                       </Badge>
                     )}
                   </Group>
-                  <Group gap={8} wrap="nowrap">
+                  <Group gap={8} wrap="nowrap" id={`commit-meta-${c.commit_hash}`}>
                     <Text component="span" size="xs" ff="monospace" fw={600}>
                       {shortHash(c.commit_hash)}
                     </Text>
                     <Text size="xs" c="dimmed" truncate="end">
                       {formatTime(c.created_at)} · {plural(c.row_count, 'row')}
                       {c.prev_commit_hash ? ` · after ${shortHash(c.prev_commit_hash)}` : ' · first commit'}
+                      {branches > 1 && <VisuallyHidden> · branches into {branches} lines</VisuallyHidden>}
                     </Text>
                   </Group>
                 </Stack>
