@@ -88,9 +88,22 @@ export async function listVoiceRows(db: Conn, scope: Scope): Promise<VoiceRow[]>
   return db.selectFrom('voices').selectAll().where(inScope(scope)).orderBy('id', 'desc').execute();
 }
 
-export async function findVoiceRow(db: Conn, scope: Scope, voiceId: string, provider?: string): Promise<VoiceRow | undefined> {
+/**
+ * `lock` (PostgreSQL only; SQLite serializes transactions): `share` while assigning the voice to an
+ * assistant, `update` while deleting it, so a voice cannot be deleted between the in-use check and an
+ * assignment committing.
+ */
+export async function findVoiceRow(
+  db: Conn,
+  scope: Scope,
+  voiceId: string,
+  provider?: string,
+  lock?: 'share' | 'update',
+): Promise<VoiceRow | undefined> {
   let q = db.selectFrom('voices').selectAll().where(inScope(scope)).where('voice_id', '=', voiceId);
   if (provider) q = q.where('provider', '=', provider);
+  if (lock === 'share') q = q.forShare();
+  if (lock === 'update') q = q.forUpdate();
   return q.executeTakeFirst();
 }
 

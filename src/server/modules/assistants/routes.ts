@@ -350,7 +350,7 @@ export async function assistantsRoutes(app: FastifyInstance): Promise<void> {
       const preset = presetById(params.voice_id);
       if (preset && (!query.provider || query.provider === preset.provider)) throw forbidden('Preset voices cannot be deleted.');
       const sampleKey = await deps.db.transaction().execute(async (tx) => {
-        const voice = await findVoiceRow(tx, scope, params.voice_id, query.provider);
+        const voice = await findVoiceRow(tx, scope, params.voice_id, query.provider, deps.dialect === 'postgres' ? 'update' : undefined);
         if (!voice) throw notFound(ASSISTANT_MESSAGES.voiceNotFound);
         const users = await assistantsUsingVoice(tx, scope, voice.voice_id, voice.provider);
         if (users.length > 0) {
