@@ -1,4 +1,4 @@
-import { IconBuilding, IconHome, IconLayoutDashboard, IconPlugConnected, IconUserCircle, type Icon } from '@tabler/icons-react';
+import { IconBuilding, IconHome, IconLayoutDashboard, IconPlugConnected, IconRobot, IconUserCircle, type Icon } from '@tabler/icons-react';
 
 export interface NavItem {
   label: string;
@@ -9,6 +9,7 @@ export interface NavItem {
 /** The sidebar, in order. Each feature adds one line when it lands. */
 export const NAV_ITEMS: NavItem[] = [
   { label: 'Overview', to: '/', icon: IconHome },
+  { label: 'Assistants', to: '/assistants', icon: IconRobot },
   { label: 'Dashboards', to: '/dashboards', icon: IconLayoutDashboard },
   { label: 'Organization', to: '/organization', icon: IconBuilding },
   { label: 'Custom endpoints', to: '/custom-endpoints', icon: IconPlugConnected },

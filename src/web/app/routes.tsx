@@ -6,6 +6,10 @@ import { NotFoundPage } from './not-found-page.tsx';
 const appRoutes: RouteObject[] = [
   { index: true, lazy: async () => ({ Component: (await import('./home-page.tsx')).HomePage }) },
   { path: 'dashboards', lazy: async () => ({ Component: (await import('../features/dashboards/pages/dashboards-page.tsx')).DashboardsPage }) },
+  { path: 'assistants', lazy: async () => ({ Component: (await import('../features/assistants/pages/assistants-page.tsx')).AssistantsPage }) },
+  { path: 'assistants/new', lazy: async () => ({ Component: (await import('../features/assistants/pages/hire-assistant-page.tsx')).HireAssistantPage }) },
+  { path: 'assistants/:id', lazy: async () => ({ Component: (await import('../features/assistants/pages/assistant-page.tsx')).AssistantPage }) },
+  { path: 'assistants/voices', lazy: async () => ({ Component: (await import('../features/assistants/pages/voices-page.tsx')).VoicesPage }) },
   { path: 'organization', lazy: async () => ({ Component: (await import('../features/organizations/pages/organization-page.tsx')).OrganizationPage }) },
   { path: 'invite', lazy: async () => ({ Component: (await import('../features/organizations/pages/invite-page.tsx')).InvitePage }) },
   { path: 'account', lazy: async () => ({ Component: (await import('../features/account/pages/account-page.tsx')).AccountPage }) },

@@ -4,7 +4,7 @@ import { Controller, useForm, type Resolver } from 'react-hook-form';
 import type { z } from 'zod';
 import { CreateWithBusinessInfoInput } from '../../../../shared/account.ts';
 import { applyServerErrors } from '../../../lib/form.ts';
-import { CountrySelect } from './country-select.tsx';
+import { CountrySelect } from '../../../components/country-select.tsx';
 
 type Output = z.output<typeof CreateWithBusinessInfoInput>;
 

@@ -1,0 +1,173 @@
+import { checkA11y, expect, signIn, test, unique } from './fixtures.ts';
+import { pngImage, wavTone } from './media-files.ts';
+
+test.describe('assistants', () => {
+  test('hire with an uploaded photo and a cloned voice, see it listed, reconfigure it, and be told why its voice cannot be deleted', async ({ page, roster }) => {
+    const user = await roster.createUser({ name: 'Hana Hirer', credits: 50 });
+    const api = roster.api(user.api_key);
+    const surname = unique('Lovelace');
+    const fullName = `Ada ${surname}`;
+    const voiceName = unique('Warm voice');
+
+    // Nothing hired yet: the empty state leads to hiring.
+    await signIn(page, user.api_key, '/assistants');
+    await expect(page.getByRole('heading', { name: 'No assistants yet' })).toBeVisible();
+    await checkA11y(page);
+    await page.getByRole('link', { name: 'Hire an assistant' }).click();
+    await expect(page.getByRole('heading', { level: 1, name: 'Hire an assistant' })).toBeVisible();
+
+    // Profile, work, location.
+    await page.getByLabel('First name').fill('Ada');
+    await page.getByLabel('Surname').fill(surname);
+    await page.getByLabel('Age', { exact: true }).fill('36');
+    await page.getByLabel('About', { exact: true }).fill('Writes the first programs.');
+    await page.getByLabel('Weekly limit (hours)').fill('200');
+    await page.getByLabel('Maximum parallel tasks').fill('3');
+    await page.getByRole('combobox', { name: 'Time zone' }).fill('berlin');
+    await page.getByRole('option', { name: /^Europe\/Berlin/ }).click();
+    await expect(page.getByRole('combobox', { name: 'Time zone' })).toHaveValue(/^Europe\/Berlin/);
+    // The cost and the balance are on screen before anything is sent.
+    await expect(page.getByText('50 credits', { exact: true })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Hire for 10 credits' })).toBeEnabled();
+    // An out-of-range value is caught by the shared schema before sending.
+    await page.getByRole('button', { name: 'Hire for 10 credits' }).click();
+    await expect(page.getByText('Must be at most 168 hours (the hours in a week).')).toBeVisible();
+    await page.getByLabel('Weekly limit (hours)').fill('20');
+
+    // Photo: a text file named .png is refused in the browser; a real PNG is cropped and uploaded.
+    await page.getByLabel('Photo file').setInputFiles({ name: 'fake.png', mimeType: 'image/png', buffer: Buffer.from('not really a picture') });
+    await expect(page.getByRole('alert').filter({ hasText: 'fake.png: This is not a JPEG, PNG, WebP or GIF file' })).toBeVisible();
+    await page.getByLabel('Photo file').setInputFiles({ name: 'ada.png', mimeType: 'image/png', buffer: pngImage(320, 200) });
+    await expect(page.getByRole('group', { name: /^Crop area/ })).toBeVisible();
+    await page.getByRole('slider', { name: 'Zoom' }).press('ArrowRight');
+    await checkA11y(page);
+    await page.getByRole('button', { name: 'Crop and upload' }).click();
+    const photo = page.getByRole('region', { name: 'Photo' }).getByRole('img', { name: `Photo of ${fullName}` });
+    await expect(photo).toBeVisible();
+    await expect(photo).toHaveAttribute('src', /\/v0\/files\//);
+
+    // Voice: clone one from an uploaded WAV, listened to before it is sent; it is then selected.
+    await page.getByRole('button', { name: 'Clone a new voice' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Clone a voice' });
+    await dialog.getByLabel('Voice name').fill(voiceName);
+    await dialog.getByLabel('Language').fill('en');
+    await dialog.getByLabel('Voice sample file').setInputFiles({ name: 'sample.wav', mimeType: 'audio/wav', buffer: wavTone(1) });
+    await expect(dialog.getByLabel('Play the voice sample')).toBeVisible();
+    await expect(dialog.getByText('sample.wav')).toBeVisible();
+    await checkA11y(page);
+    await dialog.getByRole('button', { name: 'Clone voice' }).click();
+    await expect(dialog).toBeHidden();
+    await expect(page.getByRole('combobox', { name: 'Voice' })).toHaveValue(new RegExp(`^${voiceName}`));
+    await checkA11y(page);
+
+    await page.getByRole('button', { name: 'Hire for 10 credits' }).click();
+    await expect(page.getByRole('heading', { level: 1, name: fullName })).toBeVisible();
+    await expect(page).toHaveURL(/\/assistants\/\d+$/);
+    const id = Number(new URL(page.url()).pathname.split('/').pop());
+    expect((await api.get('/v0/credits')).credits).toBe(40);
+
+    // The list shows it with its photo, time zone, voice, limit and parallelism.
+    await page.getByRole('navigation').getByRole('link', { name: 'Assistants' }).click();
+    const row = page.getByRole('row', { name: new RegExp(fullName) });
+    await expect(row).toContainText('Europe/Berlin');
+    await expect(row).toContainText(voiceName);
+    await expect(row).toContainText('20 h/week');
+    await expect(row).toContainText('3 tasks');
+    await expect(row).toContainText('Writes the first programs.');
+    await expect(row.locator('img')).toHaveAttribute('src', /\/v0\/files\//);
+    await page.getByLabel('Search assistants').fill('nobody-matches-this');
+    await expect(page.getByText('No assistant matches “nobody-matches-this”.')).toBeVisible();
+    await page.getByLabel('Search assistants').fill(surname);
+    await expect(row).toBeVisible();
+    await checkA11y(page);
+
+    // Reconfigure: only the changed fields are sent.
+    await row.getByRole('link', { name: fullName }).click();
+    await expect(page.getByRole('heading', { level: 1, name: fullName })).toBeVisible();
+    await checkA11y(page);
+    const timezone = page.getByRole('combobox', { name: 'Time zone' });
+    await timezone.fill('tokyo');
+    await page.getByRole('option', { name: /^Asia\/Tokyo/ }).click();
+    await page.getByLabel('Weekly limit (hours)').fill('35');
+    await expect(page.getByText('You have unsaved changes.')).toBeVisible();
+    const patch = page.waitForRequest((r) => r.method() === 'PATCH' && r.url().endsWith(`/v0/assistant/${id}/config`));
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    expect((await patch).postDataJSON()).toEqual({ timezone: 'Asia/Tokyo', weekly_limit: 35 });
+    await expect(page.getByText('No unsaved changes.')).toBeVisible();
+    const saved = (await api.get(`/v0/assistant/${id}`)).info;
+    expect(saved).toMatchObject({ timezone: 'Asia/Tokyo', weekly_limit: 35, max_parallel: 3, about: 'Writes the first programs.', first_name: 'Ada' });
+
+    // The voice is in use: deleting it is refused, and the page says by whom.
+    await page.goto('/assistants/voices');
+    await expect(page.getByRole('heading', { level: 1, name: 'Voices' })).toBeVisible();
+    const voiceRow = page.getByRole('row', { name: new RegExp(voiceName) });
+    await expect(voiceRow.getByText('Clone')).toBeVisible();
+    await expect(voiceRow.getByRole('button', { name: `Play ${voiceName}` })).toBeEnabled();
+    await checkA11y(page);
+    await voiceRow.getByRole('button', { name: `Delete ${voiceName}` }).click();
+    await page.getByRole('dialog', { name: `Delete the voice ${voiceName}?` }).getByRole('button', { name: 'Delete voice' }).click();
+    const explanation = page.getByRole('alert').filter({ hasText: `${voiceName} is still in use` });
+    await expect(explanation).toContainText('Cannot delete voice. It is currently in use by at least one assistant.');
+    await expect(explanation.getByRole('link', { name: fullName })).toHaveAttribute('href', `/assistants/${id}#voice`);
+    await checkA11y(page);
+    await expect(voiceRow).toBeVisible();
+  });
+
+  test('short credits are explained before submitting, and a 402 from the server reads clearly', async ({ page, roster }) => {
+    const poor = await roster.createUser({ name: 'Pete Poor', credits: 5 });
+    await signIn(page, poor.api_key, '/assistants/new');
+    await expect(page.getByText('Not enough credits', { exact: true })).toBeVisible();
+    await expect(page.getByText('Hiring costs 10 credits and this workspace has 5.')).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Hire for 10 credits' })).toBeDisabled();
+    await checkA11y(page);
+
+    // Enough when the page loads, spent elsewhere before submitting: the server's 402 is shown as such.
+    const racer = await roster.createUser({ name: 'Rita Racer', credits: 10 });
+    await signIn(page, racer.api_key, '/assistants/new');
+    await page.getByLabel('First name').fill('Late');
+    await expect(page.getByRole('button', { name: 'Hire for 10 credits' })).toBeEnabled();
+    await roster.api(racer.api_key).post('/v0/assistant', { first_name: 'Early', create_infra: false });
+    await page.getByRole('button', { name: 'Hire for 10 credits' }).click();
+    const alert = page.getByRole('alert').filter({ hasText: 'Insufficient credits to create an assistant.' });
+    await expect(alert).toBeVisible();
+    await expect(alert).toContainText('Not enough credits');
+    await expect(page).toHaveURL(/\/assistants\/new$/);
+    await checkA11y(page);
+  });
+
+  test('a server-side rule lands on its field: a spending cap above the account limit', async ({ page, roster }) => {
+    const user = await roster.createUser({ name: 'Cap Tester', credits: 20 });
+    const api = roster.api(user.api_key);
+    await api.put('/v0/user/spending-limit', { monthly_spending_cap: 200 });
+    const { info } = await api.post('/v0/assistant', { first_name: 'Capped', about: 'Keeps its about', create_infra: false });
+    await signIn(page, user.api_key, `/assistants/${info.agent_id}`);
+    await expect(page.getByText('It cannot exceed your account limit of $200.00 per month.')).toBeVisible();
+    // The account limit drops after the page loaded: the server has the last word.
+    await api.put('/v0/user/spending-limit', { monthly_spending_cap: 100 });
+    const cap = page.getByLabel('Monthly spending cap (USD)');
+    await cap.fill('150');
+    await page.getByLabel('About', { exact: true }).fill('');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await expect(cap).toHaveAttribute('aria-invalid', 'true');
+    await checkA11y(page);
+    // Clearing the cap sends null; the about field, cleared too, is sent as null as well.
+    await cap.fill('');
+    const patch = page.waitForRequest((r) => r.method() === 'PATCH');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    expect((await patch).postDataJSON()).toEqual({ about: null });
+    await expect(page.getByText('No unsaved changes.')).toBeVisible();
+    expect((await api.get(`/v0/assistant/${info.agent_id}`)).info).toMatchObject({ about: null, first_name: 'Capped', monthly_spending_cap: null });
+  });
+
+  test('delete an assistant after confirming', async ({ page, roster }) => {
+    const user = await roster.createUser({ name: 'Dora Deleter', credits: 20 });
+    const { info } = await roster.api(user.api_key).post('/v0/assistant', { first_name: 'Temp', surname: 'Worker', create_infra: false });
+    await signIn(page, user.api_key, `/assistants/${info.agent_id}`);
+    await page.getByRole('button', { name: 'Delete assistant' }).click();
+    await page.getByRole('dialog', { name: 'Delete Temp Worker?' }).getByRole('button', { name: 'Delete assistant' }).click();
+    await expect(page).toHaveURL(/\/assistants$/);
+    await expect(page.getByRole('heading', { name: 'No assistants yet' })).toBeVisible();
+    await page.goto(`/assistants/${info.agent_id}`);
+    await expect(page.getByRole('heading', { name: 'Assistant not found' })).toBeVisible();
+  });
+});

@@ -1,0 +1,49 @@
+import { Group, Select, Text, type SelectProps } from '@mantine/core';
+import { useMemo } from 'react';
+
+const LETTERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
+
+/** The flag emoji of a two-letter code (regional indicator symbols); systems without flag glyphs show the letters. */
+export function flagOf(code: string): string {
+  if (!/^[A-Z]{2}$/.test(code)) return '';
+  return String.fromCodePoint(...[...code].map((c) => 0x1f1e6 + c.charCodeAt(0) - 65));
+}
+
+/** Every ISO 3166-1 alpha-2 code this browser has a name for, sorted by name. */
+function countryOptions(): { value: string; label: string }[] {
+  const names = new Intl.DisplayNames([navigator.language || 'en', 'en'], { type: 'region' });
+  const english = new Intl.DisplayNames(['en'], { type: 'region' });
+  const options: { value: string; label: string }[] = [];
+  for (const a of LETTERS)
+    for (const b of LETTERS) {
+      const code = a + b;
+      const known = english.of(code);
+      if (!known || known === code || known === 'Unknown Region') continue;
+      options.push({ value: code, label: `${names.of(code)} (${code})` });
+    }
+  return options.sort((x, y) => x.label.localeCompare(y.label));
+}
+
+/**
+ * A searchable country picker by name (with its flag and code), holding the ISO code the API expects.
+ * The flag is decoration: the option's accessible name stays "Germany (DE)".
+ */
+export function CountrySelect(props: Omit<SelectProps, 'data'>) {
+  const data = useMemo(countryOptions, []);
+  return (
+    <Select
+      searchable
+      nothingFoundMessage="No country matches"
+      maxDropdownHeight={280}
+      renderOption={({ option }) => (
+        <Group gap="xs" wrap="nowrap">
+          <span aria-hidden>{flagOf(option.value)}</span>
+          <Text size="sm">{option.label}</Text>
+        </Group>
+      )}
+      leftSection={props.value ? <span aria-hidden>{flagOf(props.value)}</span> : undefined}
+      {...props}
+      data={data}
+    />
+  );
+}

@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import { checkFile, PHOTO_RULE, VOICE_SAMPLE_RULE } from './file-rules.ts';
+
+const PNG = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13];
+const wavHeader = new TextEncoder().encode('RIFF\u0024\u0000\u0000\u0000WAVEfmt ');
+
+describe('checkFile (browser-side copy of the server upload rules)', () => {
+  it('accepts a PNG by its bytes whatever its claimed type', async () => {
+    expect(await checkFile(new Blob([new Uint8Array(PNG)], { type: 'text/plain' }), PHOTO_RULE)).toEqual({ ok: true, type: 'image/png' });
+  });
+
+  it('refuses text named like a picture, an empty file and one over 5 MiB', async () => {
+    const spoof = await checkFile(new Blob(['hello, I am not a PNG'], { type: 'image/png' }), PHOTO_RULE);
+    expect(spoof).toMatchObject({ ok: false, reason: expect.stringContaining('not a JPEG, PNG, WebP or GIF') });
+    expect(await checkFile(new Blob([]), PHOTO_RULE)).toMatchObject({ ok: false, reason: 'The file is empty.' });
+    const big = new Uint8Array(5 * 1024 * 1024 + 1);
+    big.set(PNG);
+    expect(await checkFile(new Blob([big]), PHOTO_RULE)).toMatchObject({ ok: false, reason: expect.stringContaining('the limit is 5.0 MB') });
+    const exact = new Uint8Array(5 * 1024 * 1024);
+    exact.set(PNG);
+    expect(await checkFile(new Blob([exact]), PHOTO_RULE)).toEqual({ ok: true, type: 'image/png' });
+  });
+
+  it('recognises a WAV voice sample and refuses a picture as one', async () => {
+    expect(await checkFile(new Blob([wavHeader]), VOICE_SAMPLE_RULE)).toEqual({ ok: true, type: 'audio/wav' });
+    expect(await checkFile(new Blob([new Uint8Array(PNG)]), VOICE_SAMPLE_RULE)).toMatchObject({ ok: false });
+  });
+});

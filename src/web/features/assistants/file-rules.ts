@@ -1,0 +1,52 @@
+/**
+ * The server's upload rules, checked in the browser first so a wrong file is refused before any byte
+ * is sent. Like the server, the type comes from the file's first bytes, not its name or claimed type.
+ */
+
+import { AUDIO_ACCEPT, PHOTO_ACCEPT, PHOTO_MAX_BYTES, SNIFF_BYTES, sniffAudioType, sniffPhotoType, VOICE_SAMPLE_MAX_BYTES } from '../../../shared/assistants.ts';
+
+export const MiB = 1024 * 1024;
+
+export interface FileRule {
+  /** What the server accepts, in words ("JPEG, PNG, WebP or GIF"). */
+  kinds: string;
+  maxBytes: number;
+  /** The MIME type the first bytes show, or null when they match none of the accepted kinds. */
+  sniff: (head: Uint8Array) => string | null;
+  /** For the file picker only (the bytes decide). */
+  accept: string[];
+}
+
+export const PHOTO_RULE: FileRule = {
+  kinds: 'JPEG, PNG, WebP or GIF',
+  maxBytes: PHOTO_MAX_BYTES,
+  sniff: sniffPhotoType,
+  accept: PHOTO_ACCEPT.split(',').filter((t) => t.includes('/')),
+};
+
+export const VOICE_SAMPLE_RULE: FileRule = {
+  kinds: 'WAV, MP3, OGG, WebM, M4A or FLAC',
+  maxBytes: VOICE_SAMPLE_MAX_BYTES,
+  sniff: sniffAudioType,
+  accept: AUDIO_ACCEPT.split(',').filter((t) => t.includes('/')),
+};
+
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < MiB) return `${(bytes / 1024).toFixed(0)} KB`;
+  return `${(bytes / MiB).toFixed(1)} MB`;
+}
+
+export type FileCheck = { ok: true; type: string } | { ok: false; reason: string };
+
+/** Size first (no need to read a huge file), then the first bytes. */
+export async function checkFile(file: Blob, rule: FileRule): Promise<FileCheck> {
+  if (file.size === 0) return { ok: false, reason: 'The file is empty.' };
+  if (file.size > rule.maxBytes) {
+    return { ok: false, reason: `The file is ${formatBytes(file.size)}; the limit is ${formatBytes(rule.maxBytes)}.` };
+  }
+  const head = new Uint8Array(await file.slice(0, SNIFF_BYTES).arrayBuffer());
+  const type = rule.sniff(head);
+  if (!type) return { ok: false, reason: `This is not a ${rule.kinds} file (checked by its content, not its name).` };
+  return { ok: true, type };
+}

@@ -1,0 +1,35 @@
+import type { Assistant, Voice } from '../../../shared/assistants.ts';
+
+export const DESKTOP_LABELS: Record<string, string> = { ubuntu: 'Ubuntu', windows: 'Windows', macos: 'macOS' };
+
+const number = new Intl.NumberFormat(undefined, { maximumFractionDigits: 2 });
+
+export const formatNumber = (n: number) => number.format(n);
+
+export function hoursPerWeek(hours: number | null): string {
+  return hours === null ? 'No limit' : `${number.format(hours)} h/week`;
+}
+
+export function parallelTasks(n: number | null): string {
+  return n === null ? 'Default' : n === 1 ? '1 task' : `${number.format(n)} tasks`;
+}
+
+export function voiceName(a: Pick<Assistant, 'voice_id'>, voices: Voice[] | undefined): string | null {
+  if (!a.voice_id) return null;
+  return voices?.find((v) => v.voice_id === a.voice_id)?.name ?? a.voice_id;
+}
+
+export function initials(a: Pick<Assistant, 'first_name' | 'surname'>): string {
+  return [a.first_name, a.surname]
+    .filter(Boolean)
+    .map((s) => s!.trim().slice(0, 1).toUpperCase())
+    .join('') || '?';
+}
+
+/** Every typed word must appear somewhere in the assistant's name, about, e-mail, time zone or voice. */
+export function matchesSearch(a: Assistant, search: string, voice: string | null): boolean {
+  const words = search.toLowerCase().split(/\s+/).filter(Boolean);
+  if (words.length === 0) return true;
+  const hay = [a.first_name, a.surname, a.about, a.email, a.timezone, a.region, voice, a.agent_id].filter(Boolean).join(' ').toLowerCase();
+  return words.every((w) => hay.includes(w));
+}

@@ -1,0 +1,473 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { Alert, Anchor, Avatar, Button, Group, NumberInput, Paper, Select, SimpleGrid, Skeleton, Stack, Switch, Table, Text, Textarea, TextInput, Title } from '@mantine/core';
+import { IconTrash } from '@tabler/icons-react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { Controller, useForm, type Resolver } from 'react-hook-form';
+import { Link, useLocation, useNavigate, useParams } from 'react-router';
+import type { z } from 'zod';
+import {
+  ABOUT_MAX,
+  AGE_MAX,
+  AGE_MIN,
+  assistantDisplayName,
+  DESKTOP_SYSTEMS,
+  MAX_PARALLEL_MAX,
+  MAX_PARALLEL_MIN,
+  UpdateAssistantConfigInput,
+  WEEKLY_LIMIT_MAX,
+  WEEKLY_LIMIT_MIN,
+  type Assistant,
+} from '../../../../shared/assistants.ts';
+import { countryName } from '../../../../shared/account.ts';
+import { confirmDelete } from '../../../components/confirm-delete.tsx';
+import { ErrorAlert } from '../../../components/error-alert.tsx';
+import { PageHeader } from '../../../components/page-header.tsx';
+import { TimezoneSelect } from '../../../components/timezone-select.tsx';
+import { ApiError } from '../../../lib/api-client.ts';
+import { applyServerErrors } from '../../../lib/form.ts';
+import { missingPermission, useMe } from '../../../lib/use-me.ts';
+import { assistantKeys, assistantQueries, useDeleteAssistant, useUpdateAssistant } from '../api.ts';
+import { changedFields } from '../config-changes.ts';
+import { FormSection } from '../components/form-section.tsx';
+import { PhotoUploader } from '../components/photo-uploader.tsx';
+import { VoiceField } from '../components/voice-field.tsx';
+import { DESKTOP_LABELS, formatNumber, initials } from '../format.ts';
+
+interface ConfigValues {
+  first_name: string | null;
+  surname: string | null;
+  age: number | null;
+  nationality: string | null;
+  about: string | null;
+  weekly_limit: number | null;
+  max_parallel: number | null;
+  timezone: string | null;
+  voice_id: string | null;
+  voice_provider: string | null;
+  monthly_spending_cap: number | null;
+  profile_video: string | null;
+  desktop_mode: string | null;
+  user_desktop_id: number | null;
+  user_desktop_filesys_sync: boolean | null;
+  is_local: boolean | null;
+  deploy_env: string | null;
+  create_infra: boolean | null;
+}
+type Parsed = z.output<typeof UpdateAssistantConfigInput>;
+const resolver = zodResolver(UpdateAssistantConfigInput) as unknown as Resolver<ConfigValues, unknown, Parsed>;
+
+function toValues(a: Assistant): ConfigValues {
+  return {
+    first_name: a.first_name,
+    surname: a.surname,
+    age: a.age,
+    nationality: a.nationality,
+    about: a.about,
+    weekly_limit: a.weekly_limit,
+    max_parallel: a.max_parallel,
+    timezone: a.timezone,
+    voice_id: a.voice_id,
+    voice_provider: a.voice_provider,
+    monthly_spending_cap: a.monthly_spending_cap,
+    profile_video: a.profile_video,
+    desktop_mode: a.desktop_mode,
+    user_desktop_id: a.user_desktop_id,
+    user_desktop_filesys_sync: a.user_desktop_filesys_sync,
+    is_local: a.is_local,
+    deploy_env: a.deploy_env,
+    create_infra: a.create_infra,
+  };
+}
+const FIELDS = Object.keys(toValues({} as Assistant));
+
+const blankToNull = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? null : v);
+const numberOrNull = (v: string | number) => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+const money = new Intl.NumberFormat(undefined, { style: 'currency', currency: 'USD' });
+const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+
+function ReadOnly({ rows }: { rows: [string, string | null][] }) {
+  return (
+    <Table variant="vertical" layout="fixed" withTableBorder={false}>
+      <Table.Tbody>
+        {rows.map(([label, value]) => (
+          <Table.Tr key={label}>
+            <Table.Th w={200}>{label}</Table.Th>
+            <Table.Td style={{ wordBreak: 'break-all' }}>{value ?? <Text c="dimmed">Not set</Text>}</Table.Td>
+          </Table.Tr>
+        ))}
+      </Table.Tbody>
+    </Table>
+  );
+}
+
+function ConfigForm({ assistant, canWrite }: { assistant: Assistant; canWrite: boolean }) {
+  const id = Number(assistant.agent_id);
+  const update = useUpdateAssistant(id);
+  const personal = assistant.organization_id === null;
+  const userLimit = useQuery({ ...assistantQueries.spendingLimit(), enabled: personal });
+  const form = useForm<ConfigValues, unknown, Parsed>({ resolver, defaultValues: toValues(assistant) });
+  const { errors, isSubmitting, dirtyFields, isDirty } = form.formState;
+  const msg = (field: keyof ConfigValues) => errors[field]?.message;
+  const text = (field: keyof ConfigValues) => form.register(field, { setValueAs: blankToNull });
+
+  const submit = form.handleSubmit(async (values) => {
+    const changes = changedFields(values, dirtyFields);
+    if (Object.keys(changes).length === 0) return;
+    try {
+      const saved = await update.mutateAsync(changes);
+      form.reset(toValues(saved));
+    } catch (error) {
+      applyServerErrors(error, form.setError, FIELDS);
+    }
+  });
+
+  const cap = userLimit.data?.monthly_spending_cap;
+  const capHint = !personal
+    ? 'Dollars per month for this organization assistant; empty for no limit.'
+    : userLimit.isPending
+      ? 'Loading your account limit…'
+      : cap === null || cap === undefined
+        ? 'Dollars per month; empty for no limit. Your account has no spending limit.'
+        : `Dollars per month; empty for no limit. It cannot exceed your account limit of ${money.format(cap)} per month.`;
+
+  return (
+    <form onSubmit={submit} noValidate aria-label={`Configuration of ${assistantDisplayName(assistant)}`}>
+      <fieldset disabled={!canWrite} style={{ border: 0, padding: 0, margin: 0, minWidth: 0 }}>
+        <Stack gap="lg">
+          <FormSection id="profile" title="Profile">
+            <SimpleGrid cols={{ base: 1, sm: 2, md: 4 }}>
+              <TextInput label="First name" error={msg('first_name')} {...text('first_name')} />
+              <TextInput label="Surname" error={msg('surname')} {...text('surname')} />
+              <Controller
+                control={form.control}
+                name="age"
+                render={({ field }) => (
+                  <NumberInput label="Age" min={AGE_MIN} max={AGE_MAX} allowDecimal={false} value={field.value ?? ''} onChange={(v) => field.onChange(numberOrNull(v))} onBlur={field.onBlur} error={msg('age')} />
+                )}
+              />
+              <TextInput label="Nationality" error={msg('nationality')} {...text('nationality')} />
+            </SimpleGrid>
+            <Textarea label="About" description={`At most ${ABOUT_MAX} characters.`} autosize minRows={2} maxRows={8} error={msg('about')} {...text('about')} />
+          </FormSection>
+
+          <FormSection id="work" title="Work">
+            <SimpleGrid cols={{ base: 1, sm: 3 }}>
+              <Controller
+                control={form.control}
+                name="weekly_limit"
+                render={({ field }) => (
+                  <NumberInput
+                    label="Weekly limit (hours)"
+                    description={`${WEEKLY_LIMIT_MIN}–${WEEKLY_LIMIT_MAX}; empty for no limit.`}
+                    min={WEEKLY_LIMIT_MIN}
+                    max={WEEKLY_LIMIT_MAX}
+                    step={0.5}
+                    decimalScale={2}
+                    value={field.value ?? ''}
+                    onChange={(v) => field.onChange(numberOrNull(v))}
+                    onBlur={field.onBlur}
+                    error={msg('weekly_limit')}
+                  />
+                )}
+              />
+              <Controller
+                control={form.control}
+                name="max_parallel"
+                render={({ field }) => (
+                  <NumberInput
+                    label="Maximum parallel tasks"
+                    description={`${MAX_PARALLEL_MIN}–${MAX_PARALLEL_MAX}.`}
+                    min={MAX_PARALLEL_MIN}
+                    max={MAX_PARALLEL_MAX}
+                    allowDecimal={false}
+                    value={field.value ?? ''}
+                    onChange={(v) => field.onChange(numberOrNull(v))}
+                    onBlur={field.onBlur}
+                    error={msg('max_parallel')}
+                  />
+                )}
+              />
+              <Controller
+                control={form.control}
+                name="timezone"
+                render={({ field }) => (
+                  <TimezoneSelect label="Time zone" description="IANA name; its working hours follow it." value={field.value} onChange={field.onChange} onBlur={field.onBlur} clearable error={msg('timezone')} />
+                )}
+              />
+            </SimpleGrid>
+          </FormSection>
+
+          <FormSection id="voice" title="Voice">
+            <VoiceField
+              value={form.watch('voice_id')}
+              onChange={(voice) => {
+                form.setValue('voice_id', voice?.voice_id ?? null, { shouldDirty: true });
+                form.setValue('voice_provider', voice?.provider ?? null, { shouldDirty: true });
+              }}
+              error={msg('voice_id') ?? msg('voice_provider')}
+              canClone={canWrite}
+            />
+          </FormSection>
+
+          <FormSection id="spending" title="Spending">
+            <Controller
+              control={form.control}
+              name="monthly_spending_cap"
+              render={({ field }) => (
+                <NumberInput
+                  label="Monthly spending cap (USD)"
+                  description={capHint}
+                  min={0}
+                  max={personal && typeof cap === 'number' ? cap : undefined}
+                  decimalScale={2}
+                  thousandSeparator=","
+                  prefix="$"
+                  value={field.value ?? ''}
+                  onChange={(v) => field.onChange(numberOrNull(v))}
+                  onBlur={field.onBlur}
+                  error={msg('monthly_spending_cap')}
+                  maw={360}
+                />
+              )}
+            />
+          </FormSection>
+
+          <FormSection id="runtime" title="Desktop and runtime">
+            <SimpleGrid cols={{ base: 1, sm: 2 }}>
+              <Controller
+                control={form.control}
+                name="desktop_mode"
+                render={({ field }) => (
+                  <Select
+                    label="Desktop mode"
+                    description="Operating system of its virtual desktop."
+                    placeholder="Not set"
+                    clearable
+                    data={DESKTOP_SYSTEMS.map((d) => ({ value: d, label: DESKTOP_LABELS[d] ?? d }))}
+                    value={field.value}
+                    onChange={field.onChange}
+                    onBlur={field.onBlur}
+                    error={msg('desktop_mode')}
+                  />
+                )}
+              />
+              <Controller
+                control={form.control}
+                name="user_desktop_id"
+                render={({ field }) => (
+                  <NumberInput
+                    label="Your desktop id"
+                    description="A registered desktop of yours to assign; empty for none."
+                    min={1}
+                    allowDecimal={false}
+                    value={field.value ?? ''}
+                    onChange={(v) => field.onChange(numberOrNull(v))}
+                    onBlur={field.onBlur}
+                    error={msg('user_desktop_id')}
+                  />
+                )}
+              />
+              <Controller
+                control={form.control}
+                name="deploy_env"
+                render={({ field }) => (
+                  <Select
+                    label="Deployment"
+                    data={[
+                      { value: 'native', label: 'Native routing' },
+                      { value: 'preview', label: 'Preview runtime stack' },
+                    ]}
+                    allowDeselect={false}
+                    value={field.value ?? 'native'}
+                    onChange={(v) => field.onChange(v === 'preview' ? 'preview' : null)}
+                    onBlur={field.onBlur}
+                    error={msg('deploy_env')}
+                  />
+                )}
+              />
+              <TextInput label="Profile video URL" type="url" placeholder="https://…" error={msg('profile_video')} {...text('profile_video')} />
+            </SimpleGrid>
+            <Stack gap="sm">
+              {(['user_desktop_filesys_sync', 'is_local', 'create_infra'] as const).map((key) => (
+                <Controller
+                  key={key}
+                  control={form.control}
+                  name={key}
+                  render={({ field }) => (
+                    <Switch
+                      label={
+                        { user_desktop_filesys_sync: 'Sync files with your desktop', is_local: 'Run locally', create_infra: 'Provision missing infrastructure when saving' }[key]
+                      }
+                      description={
+                        {
+                          user_desktop_filesys_sync: 'Keep its file system in sync with the assigned desktop.',
+                          is_local: 'Its runtime runs on your machine instead of the cluster.',
+                          create_infra: 'Allocates an e-mail address and phone number if it has none.',
+                        }[key]
+                      }
+                      checked={!!field.value}
+                      onChange={(e) => field.onChange(e.currentTarget.checked)}
+                      error={msg(key)}
+                    />
+                  )}
+                />
+              ))}
+            </Stack>
+          </FormSection>
+
+          <Paper withBorder radius="md" p="md" pos="sticky" bottom={0} style={{ zIndex: 2 }} component="div">
+            <Stack gap="xs">
+              {errors.root?.server && (
+                <Alert color="red" role="alert" title="Not saved">
+                  {errors.root.server.message}
+                </Alert>
+              )}
+              <Group justify="space-between">
+                <Text size="sm" role="status">
+                  {isDirty ? 'You have unsaved changes.' : 'No unsaved changes.'}
+                </Text>
+                <Group gap="sm">
+                  <Button variant="default" onClick={() => form.reset()} disabled={!isDirty || isSubmitting}>
+                    Discard changes
+                  </Button>
+                  <Button type="submit" loading={isSubmitting} disabled={!isDirty}>
+                    Save changes
+                  </Button>
+                </Group>
+              </Group>
+            </Stack>
+          </Paper>
+        </Stack>
+      </fieldset>
+    </form>
+  );
+}
+
+export function AssistantPage() {
+  const params = useParams();
+  const id = Number(params.id);
+  const valid = Number.isInteger(id) && id > 0;
+  const assistant = useQuery({ ...assistantQueries.detail(id), enabled: valid });
+  const me = useMe();
+  const client = useQueryClient();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const remove = useDeleteAssistant();
+  const canWrite = !missingPermission(me.data, 'assistant:write');
+  const cannotDelete = missingPermission(me.data, 'assistant:delete');
+
+  // A link to a section (#voice from the voices page) scrolls there once the page is drawn.
+  useEffect(() => {
+    if (!assistant.data || !location.hash) return;
+    document.getElementById(location.hash.slice(1))?.scrollIntoView({ block: 'start' });
+  }, [assistant.data, location.hash]);
+
+  if (!valid || (assistant.isError && assistant.error instanceof ApiError && assistant.error.status === 404)) {
+    return (
+      <>
+        <PageHeader title="Assistant not found" />
+        <Alert color="yellow" title="No such assistant here">
+          It may have been deleted, or it belongs to another workspace.{' '}
+          <Anchor component={Link} to="/assistants" underline="always">
+            See your assistants
+          </Anchor>
+        </Alert>
+      </>
+    );
+  }
+  if (assistant.isPending) {
+    return (
+      <Stack>
+        <Group>
+          <Skeleton height={64} circle />
+          <Skeleton height={32} width={260} />
+        </Group>
+        <Skeleton height={180} />
+        <Skeleton height={120} />
+      </Stack>
+    );
+  }
+  if (assistant.isError) return <ErrorAlert error={assistant.error} onRetry={() => void assistant.refetch()} />;
+
+  const a = assistant.data;
+  const name = assistantDisplayName(a);
+  const askDelete = () =>
+    confirmDelete({
+      title: `Delete ${name}?`,
+      message: 'The assistant and its configuration are removed. Credits spent on hiring are not refunded.',
+      confirmLabel: 'Delete assistant',
+      onConfirm: () => remove.mutate(a, { onSuccess: () => void navigate('/assistants') }),
+    });
+
+  return (
+    <>
+      <PageHeader
+        title={
+          <Group gap="md" component="span">
+            <Avatar src={a.profile_photo} alt="" size={56} radius="xl" color="initials" name={name}>
+              {initials(a)}
+            </Avatar>
+            <span>{name}</span>
+          </Group>
+        }
+        description={`Hired ${dateTime.format(new Date(a.created_at))} · updated ${dateTime.format(new Date(a.updated_at))}`}
+        actions={
+          <Button component={Link} to="/assistants" variant="default">
+            All assistants
+          </Button>
+        }
+      />
+      <Stack gap="lg">
+        {remove.isError && <ErrorAlert error={remove.error} title="Not deleted" />}
+        <FormSection id="photo" title="Photo" description="A new photo replaces the current one as soon as it is uploaded.">
+          {canWrite ? (
+            <PhotoUploader
+              assistantId={Number(a.agent_id)}
+              currentUrl={a.profile_photo}
+              name={name}
+              onUploaded={() => void client.invalidateQueries({ queryKey: assistantKeys.all })}
+            />
+          ) : (
+            <Text size="sm">Your role cannot change the photo.</Text>
+          )}
+        </FormSection>
+
+        <FormSection id="contact" title="Contact and location" description="Set when hiring; shown here for reference.">
+          <ReadOnly
+            rows={[
+              ['Assistant e-mail', a.email],
+              ['Assistant phone', a.phone],
+              ['Country', a.country ? `${countryName(a.country)} (${a.country})` : null],
+              ['Region', a.region],
+              ['Your phone', a.user_phone],
+              ['Your WhatsApp number', a.user_whatsapp_number],
+              ['Your desktop system', a.user_local_desktop ? (DESKTOP_LABELS[a.user_local_desktop] ?? a.user_local_desktop) : null],
+              ['Desktop URL', a.desktop_url],
+              ['Pre-hire chat', a.pre_hire_chat?.length ? `${formatNumber(a.pre_hire_chat.length)} messages` : null],
+            ]}
+          />
+        </FormSection>
+
+        {!canWrite && <Alert color="gray">Your role can view this assistant but not change it.</Alert>}
+        <ConfigForm key={a.agent_id} assistant={a} canWrite={canWrite} />
+
+        <Paper withBorder radius="md" p="lg" component="section" aria-labelledby="danger-title" style={{ borderColor: 'var(--mantine-color-red-outline)' }}>
+          <Group justify="space-between">
+            <div>
+              <Title order={2} size="h4" id="danger-title">
+                Delete this assistant
+              </Title>
+              <Text size="sm" c="dimmed">
+                {cannotDelete ?? 'It stops working and its configuration is removed. This cannot be undone.'}
+              </Text>
+            </div>
+            <Button color="red" variant="light" leftSection={<IconTrash size={16} aria-hidden />} onClick={askDelete} disabled={!!cannotDelete} loading={remove.isPending}>
+              Delete assistant
+            </Button>
+          </Group>
+        </Paper>
+      </Stack>
+    </>
+  );
+}

@@ -1,0 +1,166 @@
+import { Anchor, Avatar, Button, Group, Skeleton, Stack, Table, Text, TextInput, Tooltip } from '@mantine/core';
+import { IconMicrophone, IconRobot, IconSearch, IconUserPlus } from '@tabler/icons-react';
+import { useQuery } from '@tanstack/react-query';
+import { Link, useSearchParams } from 'react-router';
+import { assistantDisplayName } from '../../../../shared/assistants.ts';
+import { EmptyState } from '../../../components/empty-state.tsx';
+import { ErrorAlert } from '../../../components/error-alert.tsx';
+import { PageHeader } from '../../../components/page-header.tsx';
+import { missingPermission, useMe } from '../../../lib/use-me.ts';
+import { assistantQueries } from '../api.ts';
+import { hoursPerWeek, initials, matchesSearch, parallelTasks, voiceName } from '../format.ts';
+
+const COLUMNS = ['Assistant', 'About', 'Time zone', 'Voice', 'Weekly limit', 'Parallel tasks'];
+
+function TableSkeleton() {
+  return (
+    <Table verticalSpacing="sm" aria-busy="true" aria-label="Loading assistants">
+      <Table.Thead>
+        <Table.Tr>
+          {COLUMNS.map((c) => (
+            <Table.Th key={c}>{c}</Table.Th>
+          ))}
+        </Table.Tr>
+      </Table.Thead>
+      <Table.Tbody>
+        {[0, 1, 2].map((row) => (
+          <Table.Tr key={row}>
+            <Table.Td>
+              <Group gap="sm" wrap="nowrap">
+                <Skeleton height={38} circle />
+                <Skeleton height={12} width={120} />
+              </Group>
+            </Table.Td>
+            {COLUMNS.slice(1).map((c) => (
+              <Table.Td key={c}>
+                <Skeleton height={12} width={c === 'About' ? 180 : 70} />
+              </Table.Td>
+            ))}
+          </Table.Tr>
+        ))}
+      </Table.Tbody>
+    </Table>
+  );
+}
+
+export function AssistantsPage() {
+  const assistants = useQuery(assistantQueries.list());
+  const voices = useQuery(assistantQueries.voices());
+  const me = useMe();
+  const [params, setParams] = useSearchParams();
+  const search = params.get('q') ?? '';
+  const cannotHire = missingPermission(me.data, 'assistant:write');
+
+  const hireButton = (
+    <Tooltip label={cannotHire} disabled={!cannotHire} withArrow>
+      <Button component={Link} to="/assistants/new" leftSection={<IconUserPlus size={16} aria-hidden />} disabled={!!cannotHire} onClick={(e) => cannotHire && e.preventDefault()}>
+        Hire an assistant
+      </Button>
+    </Tooltip>
+  );
+
+  let content;
+  if (assistants.isPending) content = <TableSkeleton />;
+  else if (assistants.isError) content = <ErrorAlert error={assistants.error} onRetry={() => void assistants.refetch()} />;
+  else if (assistants.data.length === 0)
+    content = (
+      <EmptyState
+        icon={<IconRobot size={24} />}
+        title="No assistants yet"
+        description="Hire your first assistant: give it a name, working hours, a time zone, a photo and a voice. You can change everything later."
+        action={hireButton}
+      />
+    );
+  else {
+    const rows = assistants.data
+      .map((a) => ({ a, voice: voiceName(a, voices.data) }))
+      .filter(({ a, voice }) => matchesSearch(a, search, voice));
+    content = (
+      <Stack gap="md">
+        <TextInput
+          label="Search assistants"
+          placeholder="Name, about, e-mail, time zone, voice…"
+          leftSection={<IconSearch size={16} aria-hidden />}
+          value={search}
+          onChange={(e) => setParams(e.currentTarget.value ? { q: e.currentTarget.value } : {}, { replace: true })}
+          maw={360}
+        />
+        {rows.length === 0 ? (
+          <Text c="dimmed">No assistant matches “{search}”.</Text>
+        ) : (
+          <Table.ScrollContainer minWidth={860}>
+            <Table striped highlightOnHover verticalSpacing="sm">
+              <Table.Caption>
+                {rows.length === assistants.data.length ? `${rows.length} assistant${rows.length === 1 ? '' : 's'}` : `${rows.length} of ${assistants.data.length} assistants`}
+              </Table.Caption>
+              <Table.Thead>
+                <Table.Tr>
+                  {COLUMNS.map((c) => (
+                    <Table.Th key={c}>{c}</Table.Th>
+                  ))}
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {rows.map(({ a, voice }) => {
+                  const name = assistantDisplayName(a);
+                  return (
+                    <Table.Tr key={a.agent_id}>
+                      <Table.Td>
+                        <Group gap="sm" wrap="nowrap">
+                          <Avatar src={a.profile_photo} alt="" radius="xl" color="initials" name={name}>
+                            {initials(a)}
+                          </Avatar>
+                          <div style={{ minWidth: 0 }}>
+                            <Anchor component={Link} to={`/assistants/${a.agent_id}`} fw={600}>
+                              {name}
+                            </Anchor>
+                            {a.email && (
+                              <Text size="xs" c="dimmed" truncate>
+                                {a.email}
+                              </Text>
+                            )}
+                          </div>
+                        </Group>
+                      </Table.Td>
+                      <Table.Td maw={280}>
+                        {a.about ? (
+                          <Text size="sm" lineClamp={2}>
+                            {a.about}
+                          </Text>
+                        ) : (
+                          <Text c="dimmed">—</Text>
+                        )}
+                      </Table.Td>
+                      <Table.Td>{a.timezone ?? <Text c="dimmed">Not set</Text>}</Table.Td>
+                      <Table.Td>{voice ?? <Text c="dimmed">None</Text>}</Table.Td>
+                      <Table.Td>{hoursPerWeek(a.weekly_limit)}</Table.Td>
+                      <Table.Td>{parallelTasks(a.max_parallel)}</Table.Td>
+                    </Table.Tr>
+                  );
+                })}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
+        )}
+      </Stack>
+    );
+  }
+
+  return (
+    <>
+      <PageHeader
+        title="Assistants"
+        description="The assistants working in this workspace."
+        actions={
+          <>
+            <Button component={Link} to="/assistants/voices" variant="default" leftSection={<IconMicrophone size={16} aria-hidden />}>
+              Voices
+            </Button>
+            {assistants.data?.length ? hireButton : null}
+          </>
+        }
+      />
+      {content}
+    </>
+  );
+}

@@ -1,0 +1,389 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { Accordion, Alert, Button, Group, NumberInput, Paper, Select, SimpleGrid, Skeleton, Stack, Switch, Text, Textarea, TextInput } from '@mantine/core';
+import { IconAlertTriangle, IconCoins } from '@tabler/icons-react';
+import { useQuery } from '@tanstack/react-query';
+import { Controller, useForm, type Resolver } from 'react-hook-form';
+import { Link, useNavigate } from 'react-router';
+import type { z } from 'zod';
+import {
+  ABOUT_MAX,
+  AGE_MAX,
+  AGE_MIN,
+  CreateAssistantInput,
+  DEFAULT_COUNTRY,
+  DESKTOP_SYSTEMS,
+  MAX_PARALLEL_MAX,
+  MAX_PARALLEL_MIN,
+  WEEKLY_LIMIT_MAX,
+  WEEKLY_LIMIT_MIN,
+} from '../../../../shared/assistants.ts';
+import { CountrySelect } from '../../../components/country-select.tsx';
+import { PageHeader } from '../../../components/page-header.tsx';
+import { browserTimeZone, TimezoneSelect } from '../../../components/timezone-select.tsx';
+import { ApiError } from '../../../lib/api-client.ts';
+import { applyServerErrors } from '../../../lib/form.ts';
+import { missingPermission, useMe } from '../../../lib/use-me.ts';
+import { assistantQueries, useCreateAssistant } from '../api.ts';
+import { FormSection } from '../components/form-section.tsx';
+import { PhotoUploader } from '../components/photo-uploader.tsx';
+import { PreHireChatEditor } from '../components/pre-hire-chat-editor.tsx';
+import { VoiceField } from '../components/voice-field.tsx';
+import { DESKTOP_LABELS, formatNumber } from '../format.ts';
+
+interface HireValues {
+  first_name: string | null;
+  surname: string | null;
+  age: number | null;
+  about: string | null;
+  weekly_limit: number | null;
+  max_parallel: number | null;
+  country: string | null;
+  timezone: string | null;
+  email: string | null;
+  user_phone: string | null;
+  user_whatsapp_number: string | null;
+  profile_photo: string | null;
+  voice_id: string | null;
+  voice_provider: string | null;
+  region: string | null;
+  user_local_desktop: string | null;
+  desktop_url: string | null;
+  profile_video: string | null;
+  pre_hire_chat: { role: 'user' | 'assistant'; msg: string }[];
+  create_infra: boolean;
+}
+type Parsed = z.output<typeof CreateAssistantInput>;
+const resolver = zodResolver(CreateAssistantInput) as unknown as Resolver<HireValues, unknown, Parsed>;
+const FIELDS: (keyof HireValues)[] = [
+  'first_name',
+  'surname',
+  'age',
+  'about',
+  'weekly_limit',
+  'max_parallel',
+  'country',
+  'timezone',
+  'email',
+  'user_phone',
+  'user_whatsapp_number',
+  'profile_photo',
+  'voice_id',
+  'voice_provider',
+  'region',
+  'user_local_desktop',
+  'desktop_url',
+  'profile_video',
+  'pre_hire_chat',
+  'create_infra',
+];
+
+/** Empty text is "not given" (null), never an empty string the server would refuse. */
+const blankToNull = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? null : v);
+const numberOrNull = (v: string | number) => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+
+/** What hiring costs against what the workspace holds, before anything is sent. */
+function CostSummary({ short, cost, balance, loading }: { short: boolean; cost?: number; balance?: number; loading: boolean }) {
+  if (loading) return <Skeleton height={60} />;
+  if (cost === undefined || balance === undefined) {
+    return <Text size="sm">The cost could not be loaded; the server checks your balance when you hire.</Text>;
+  }
+  return (
+    <Stack gap="xs" id="hire-cost">
+      <Group gap="xl">
+        <div>
+          <Text size="sm" c="dimmed">
+            Cost
+          </Text>
+          <Text fw={600}>{formatNumber(cost)} credits</Text>
+        </div>
+        <div>
+          <Text size="sm" c="dimmed">
+            Your balance
+          </Text>
+          <Text fw={600}>{formatNumber(balance)} credits</Text>
+        </div>
+        {!short && (
+          <div>
+            <Text size="sm" c="dimmed">
+              After hiring
+            </Text>
+            <Text fw={600}>{formatNumber(balance - cost)} credits</Text>
+          </div>
+        )}
+      </Group>
+      {short && (
+        <Alert color="yellow" icon={<IconAlertTriangle aria-hidden />} title="Not enough credits">
+          Hiring costs {formatNumber(cost)} credits and this workspace has {formatNumber(balance)}. Add at least {formatNumber(cost - balance)} credits (an operator can run{' '}
+          <code>npm run roster -- credits add</code>), then hire.
+        </Alert>
+      )}
+    </Stack>
+  );
+}
+
+export function HireAssistantPage() {
+  const navigate = useNavigate();
+  const me = useMe();
+  const pricing = useQuery(assistantQueries.pricing());
+  const credits = useQuery(assistantQueries.credits());
+  const create = useCreateAssistant();
+  const cannotHire = missingPermission(me.data, 'assistant:write');
+  const form = useForm<HireValues, unknown, Parsed>({
+    resolver,
+    defaultValues: {
+      first_name: null,
+      surname: null,
+      age: null,
+      about: null,
+      weekly_limit: null,
+      max_parallel: null,
+      country: DEFAULT_COUNTRY,
+      timezone: browserTimeZone(),
+      email: null,
+      user_phone: null,
+      user_whatsapp_number: null,
+      profile_photo: null,
+      voice_id: null,
+      voice_provider: null,
+      region: null,
+      user_local_desktop: null,
+      desktop_url: null,
+      profile_video: null,
+      pre_hire_chat: [],
+      create_infra: true,
+    },
+  });
+  const { errors, isSubmitting } = form.formState;
+  const cost = pricing.data?.assistant_cost;
+  const balance = credits.data?.credits;
+  const short = cost !== undefined && balance !== undefined && balance < cost;
+  const name = [form.watch('first_name'), form.watch('surname')].filter(Boolean).join(' ') || 'the new assistant';
+
+  const submit = form.handleSubmit(async (values) => {
+    try {
+      const assistant = await create.mutateAsync({ ...values, pre_hire_chat: values.pre_hire_chat?.length ? values.pre_hire_chat : undefined });
+      void navigate(`/assistants/${assistant.agent_id}`);
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 402) {
+        form.setError('root.server', {
+          type: 'credits',
+          message: `${error.detail} Hiring costs ${cost ?? '?'} credits; add credits to this workspace and try again.`,
+        });
+        return;
+      }
+      applyServerErrors(error, form.setError, FIELDS);
+    }
+  });
+
+  const text = (field: keyof HireValues) => form.register(field, { setValueAs: blankToNull });
+  const msg = (field: keyof HireValues) => errors[field]?.message as string | undefined;
+
+  return (
+    <>
+      <PageHeader
+        title="Hire an assistant"
+        description="Every field is optional and can be changed later, except the e-mail and phone numbers, which are set here."
+        actions={
+          <Button component={Link} to="/assistants" variant="default">
+            Back to assistants
+          </Button>
+        }
+      />
+      <form onSubmit={submit} noValidate aria-label="Hire an assistant">
+        <Stack gap="lg">
+          <FormSection id="profile" title="Profile" description="Who the assistant is.">
+            <SimpleGrid cols={{ base: 1, sm: 3 }}>
+              <TextInput label="First name" autoComplete="off" error={msg('first_name')} {...text('first_name')} />
+              <TextInput label="Surname" autoComplete="off" error={msg('surname')} {...text('surname')} />
+              <Controller
+                control={form.control}
+                name="age"
+                render={({ field }) => (
+                  <NumberInput label="Age" min={AGE_MIN} max={AGE_MAX} allowDecimal={false} value={field.value ?? ''} onChange={(v) => field.onChange(numberOrNull(v))} onBlur={field.onBlur} error={msg('age')} />
+                )}
+              />
+            </SimpleGrid>
+            <Textarea label="About" description={`A short description, at most ${ABOUT_MAX} characters.`} autosize minRows={2} maxRows={6} error={msg('about')} {...text('about')} />
+          </FormSection>
+
+          <FormSection id="work" title="Work" description="How much it works.">
+            <SimpleGrid cols={{ base: 1, sm: 2 }}>
+              <Controller
+                control={form.control}
+                name="weekly_limit"
+                render={({ field }) => (
+                  <NumberInput
+                    label="Weekly limit (hours)"
+                    description={`${WEEKLY_LIMIT_MIN}–${WEEKLY_LIMIT_MAX} hours; empty for no limit.`}
+                    min={WEEKLY_LIMIT_MIN}
+                    max={WEEKLY_LIMIT_MAX}
+                    step={0.5}
+                    decimalScale={2}
+                    value={field.value ?? ''}
+                    onChange={(v) => field.onChange(numberOrNull(v))}
+                    onBlur={field.onBlur}
+                    error={msg('weekly_limit')}
+                  />
+                )}
+              />
+              <Controller
+                control={form.control}
+                name="max_parallel"
+                render={({ field }) => (
+                  <NumberInput
+                    label="Maximum parallel tasks"
+                    description={`${MAX_PARALLEL_MIN}–${MAX_PARALLEL_MAX}.`}
+                    min={MAX_PARALLEL_MIN}
+                    max={MAX_PARALLEL_MAX}
+                    allowDecimal={false}
+                    value={field.value ?? ''}
+                    onChange={(v) => field.onChange(numberOrNull(v))}
+                    onBlur={field.onBlur}
+                    error={msg('max_parallel')}
+                  />
+                )}
+              />
+            </SimpleGrid>
+          </FormSection>
+
+          <FormSection id="location" title="Location and contact" description="Where it works and how it reaches you.">
+            <SimpleGrid cols={{ base: 1, sm: 2 }}>
+              <Controller
+                control={form.control}
+                name="country"
+                render={({ field }) => (
+                  <CountrySelect label="Country" description="Its phone number is provisioned in this country." value={field.value} onChange={field.onChange} onBlur={field.onBlur} clearable error={msg('country')} />
+                )}
+              />
+              <Controller
+                control={form.control}
+                name="timezone"
+                render={({ field }) => (
+                  <TimezoneSelect label="Time zone" description="Its working hours follow this zone." value={field.value} onChange={field.onChange} onBlur={field.onBlur} clearable error={msg('timezone')} />
+                )}
+              />
+              <TextInput
+                label="Assistant e-mail"
+                type="email"
+                autoComplete="off"
+                description="Leave empty to have one allocated."
+                error={msg('email')}
+                {...text('email')}
+              />
+              <TextInput label="Your phone" type="tel" autoComplete="tel" description="Where the assistant calls or texts you." error={msg('user_phone')} {...text('user_phone')} />
+              <TextInput label="Your WhatsApp number" type="tel" description="Optional, e.g. +1 555 0100." error={msg('user_whatsapp_number')} {...text('user_whatsapp_number')} />
+            </SimpleGrid>
+          </FormSection>
+
+          <FormSection id="photo" title="Photo" description="Shown as its avatar.">
+            <PhotoUploader
+              name={name}
+              currentUrl={form.watch('profile_photo')}
+              onUploaded={(photo) => form.setValue('profile_photo', photo.url, { shouldDirty: true })}
+              onRemove={() => form.setValue('profile_photo', null, { shouldDirty: true })}
+            />
+            {msg('profile_photo') && (
+              <Text c="red" size="sm" role="alert">
+                {msg('profile_photo')}
+              </Text>
+            )}
+          </FormSection>
+
+          <FormSection id="voice" title="Voice" description="How it sounds on calls.">
+            <VoiceField
+              value={form.watch('voice_id')}
+              onChange={(voice) => {
+                form.setValue('voice_id', voice?.voice_id ?? null, { shouldDirty: true });
+                form.setValue('voice_provider', voice?.provider ?? null, { shouldDirty: true });
+              }}
+              error={msg('voice_id') ?? msg('voice_provider')}
+              canClone={!cannotHire}
+            />
+          </FormSection>
+
+          <Paper withBorder radius="md">
+            <Accordion variant="default" chevronPosition="left">
+              <Accordion.Item value="advanced">
+                <Accordion.Control>Advanced settings</Accordion.Control>
+                <Accordion.Panel>
+                  <Stack gap="md">
+                    <SimpleGrid cols={{ base: 1, sm: 2 }}>
+                      <TextInput label="Region" description="Geographic region, e.g. eu-west." error={msg('region')} {...text('region')} />
+                      <Controller
+                        control={form.control}
+                        name="user_local_desktop"
+                        render={({ field }) => (
+                          <Select
+                            label="Your desktop system"
+                            placeholder="Not set"
+                            clearable
+                            data={DESKTOP_SYSTEMS.map((d) => ({ value: d, label: DESKTOP_LABELS[d] ?? d }))}
+                            value={field.value}
+                            onChange={field.onChange}
+                            onBlur={field.onBlur}
+                            error={msg('user_local_desktop')}
+                          />
+                        )}
+                      />
+                      <TextInput label="Desktop URL" type="url" placeholder="https://…" description="The assistant's desktop page." error={msg('desktop_url')} {...text('desktop_url')} />
+                      <TextInput label="Profile video URL" type="url" placeholder="https://…" error={msg('profile_video')} {...text('profile_video')} />
+                    </SimpleGrid>
+                    <div>
+                      <Text fw={500} size="sm" mb={4}>
+                        Pre-hire chat
+                      </Text>
+                      <PreHireChatEditor control={form.control} errors={errors} />
+                    </div>
+                    <Controller
+                      control={form.control}
+                      name="create_infra"
+                      render={({ field }) => (
+                        <Switch
+                          label="Create its infrastructure"
+                          description="Allocate an e-mail address and a phone number now. Turn off only for testing."
+                          checked={field.value}
+                          onChange={(e) => field.onChange(e.currentTarget.checked)}
+                          error={msg('create_infra')}
+                        />
+                      )}
+                    />
+                  </Stack>
+                </Accordion.Panel>
+              </Accordion.Item>
+            </Accordion>
+          </Paper>
+
+          <Paper withBorder radius="md" p="lg" component="section" aria-labelledby="hire-summary-title">
+            <Stack gap="md">
+              <Group gap="xs">
+                <IconCoins size={20} aria-hidden />
+                <Text fw={650} id="hire-summary-title">
+                  Cost
+                </Text>
+              </Group>
+              <CostSummary short={short} cost={cost} balance={balance} loading={pricing.isPending || credits.isPending} />
+              {errors.root?.server && (
+                <Alert color="red" role="alert" title={errors.root.server.type === 'credits' ? 'Not enough credits' : 'Could not hire'}>
+                  {errors.root.server.message}
+                </Alert>
+              )}
+              {Object.keys(errors).some((k) => k !== 'root') && (
+                <Text size="sm" c="red" role="status">
+                  Some fields need attention; they are marked above.
+                </Text>
+              )}
+              <Group>
+                <Button type="submit" loading={isSubmitting} disabled={short || !!cannotHire} aria-describedby={short ? 'hire-cost' : undefined}>
+                  {cost !== undefined ? `Hire for ${formatNumber(cost)} credits` : 'Hire assistant'}
+                </Button>
+                {(short || cannotHire) && (
+                  <Text size="sm">{cannotHire ?? 'Not enough credits to hire: see above.'}</Text>
+                )}
+              </Group>
+            </Stack>
+          </Paper>
+        </Stack>
+      </form>
+    </>
+  );
+}

@@ -1,0 +1,196 @@
+import { ActionIcon, Alert, Anchor, Badge, Button, List, Skeleton, Stack, Table, Text, TextInput, Tooltip, VisuallyHidden } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import { IconMicrophone, IconPlus, IconSearch, IconTrash } from '@tabler/icons-react';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Link, useSearchParams } from 'react-router';
+import type { Voice, VoiceInUseError } from '../../../../shared/assistants.ts';
+import { confirmDelete } from '../../../components/confirm-delete.tsx';
+import { EmptyState } from '../../../components/empty-state.tsx';
+import { ErrorAlert } from '../../../components/error-alert.tsx';
+import { PageHeader } from '../../../components/page-header.tsx';
+import { errorMessage } from '../../../lib/api-client.ts';
+import { missingPermission, useMe } from '../../../lib/use-me.ts';
+import { assistantQueries, useDeleteVoice, voiceInUseBy } from '../api.ts';
+import { CloneVoiceModal, PROVIDER_LABELS } from '../components/clone-voice-modal.tsx';
+import { VoicePlayButton } from '../components/voice-play-button.tsx';
+
+const date = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
+
+type Problem = { voice: Voice; message: string; inUseBy: VoiceInUseError['assistants'] | null };
+
+/** Why a delete failed, with the assistants to change first when the voice is in use. */
+function DeleteProblem({ problem, onClose }: { problem: Problem; onClose: () => void }) {
+  const { voice, inUseBy } = problem;
+  return (
+    <Alert color="orange" role="alert" title={inUseBy ? `${voice.name} is still in use` : `${voice.name} was not deleted`} withCloseButton closeButtonLabel="Dismiss" onClose={onClose} mb="md">
+      <Stack gap="xs">
+        <Text size="sm">{problem.message}</Text>
+        {inUseBy && inUseBy.length > 0 && (
+          <>
+            <Text size="sm">Give these assistants another voice (or none) first, then delete it:</Text>
+            <List size="sm">
+              {inUseBy.map((a) => (
+                <List.Item key={a.agent_id}>
+                  <Anchor component={Link} to={`/assistants/${a.agent_id}#voice`} underline="always">
+                    {a.name}
+                  </Anchor>
+                </List.Item>
+              ))}
+            </List>
+          </>
+        )}
+      </Stack>
+    </Alert>
+  );
+}
+
+export function VoicesPage() {
+  const voices = useQuery(assistantQueries.voices());
+  const me = useMe();
+  const remove = useDeleteVoice();
+  const [cloning, { open, close }] = useDisclosure(false);
+  const [params, setParams] = useSearchParams();
+  const search = params.get('q') ?? '';
+  const [problem, setProblem] = useState<Problem | null>(null);
+  const [playError, setPlayError] = useState<string | null>(null);
+  const cannotWrite = missingPermission(me.data, 'assistant:write');
+  const cannotDelete = missingPermission(me.data, 'assistant:delete');
+
+  const cloneButton = (
+    <Tooltip label={cannotWrite} disabled={!cannotWrite} withArrow>
+      <Button leftSection={<IconPlus size={16} aria-hidden />} onClick={open} disabled={!!cannotWrite}>
+        Clone a voice
+      </Button>
+    </Tooltip>
+  );
+
+  const askDelete = (voice: Voice) =>
+    confirmDelete({
+      title: `Delete the voice ${voice.name}?`,
+      message: 'The voice and its stored sample are removed. Assistants cannot use it afterwards.',
+      confirmLabel: 'Delete voice',
+      onConfirm: () => {
+        setProblem(null);
+        remove.mutate(voice, {
+          onError: (error) => setProblem({ voice, message: errorMessage(error), inUseBy: voiceInUseBy(error) }),
+        });
+      },
+    });
+
+  let content;
+  if (voices.isPending) content = <Skeleton height={200} />;
+  else if (voices.isError) content = <ErrorAlert error={voices.error} onRetry={() => void voices.refetch()} />;
+  else if (voices.data.length === 0)
+    content = (
+      <EmptyState
+        icon={<IconMicrophone size={24} />}
+        title="No voices yet"
+        description="Clone a voice from a short recording of the speaker; your assistants can then speak with it."
+        action={cloneButton}
+      />
+    );
+  else {
+    const words = search.toLowerCase().split(/\s+/).filter(Boolean);
+    const shown = voices.data.filter((v) => {
+      const hay = [v.name, v.language, v.gender, v.description, v.provider].filter(Boolean).join(' ').toLowerCase();
+      return words.every((w) => hay.includes(w));
+    });
+    content = (
+      <Stack gap="md">
+        <TextInput
+          label="Search voices"
+          placeholder="Name, language, provider…"
+          leftSection={<IconSearch size={16} aria-hidden />}
+          value={search}
+          onChange={(e) => setParams(e.currentTarget.value ? { q: e.currentTarget.value } : {}, { replace: true })}
+          maw={360}
+        />
+        {shown.length === 0 ? (
+          <Text c="dimmed">No voice matches “{search}”.</Text>
+        ) : (
+          <Table.ScrollContainer minWidth={720}>
+            <Table striped highlightOnHover verticalSpacing="sm">
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>
+                    <VisuallyHidden>Sample</VisuallyHidden>
+                  </Table.Th>
+                  <Table.Th>Name</Table.Th>
+                  <Table.Th>Language</Table.Th>
+                  <Table.Th>Gender</Table.Th>
+                  <Table.Th>Provider</Table.Th>
+                  <Table.Th>Kind</Table.Th>
+                  <Table.Th>Added</Table.Th>
+                  <Table.Th>
+                    <VisuallyHidden>Actions</VisuallyHidden>
+                  </Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {shown.map((voice) => (
+                  <Table.Tr key={`${voice.provider}:${voice.voice_id}`}>
+                    <Table.Td w={48}>
+                      <VoicePlayButton url={voice.sample_url} name={voice.name} onError={setPlayError} />
+                    </Table.Td>
+                    <Table.Td>
+                      <Text fw={500}>{voice.name}</Text>
+                      {voice.description && (
+                        <Text size="xs" c="dimmed" lineClamp={1}>
+                          {voice.description}
+                        </Text>
+                      )}
+                    </Table.Td>
+                    <Table.Td>{voice.language ?? <Text c="dimmed">—</Text>}</Table.Td>
+                    <Table.Td>{voice.gender ?? <Text c="dimmed">—</Text>}</Table.Td>
+                    <Table.Td>{PROVIDER_LABELS[voice.provider] ?? voice.provider}</Table.Td>
+                    <Table.Td>
+                      <Badge variant="light" color={voice.is_preset ? 'gray' : 'blue'}>
+                        {voice.is_preset ? 'Preset' : 'Clone'}
+                      </Badge>
+                    </Table.Td>
+                    <Table.Td>{voice.is_preset ? <Text c="dimmed">—</Text> : date.format(new Date(voice.created_at))}</Table.Td>
+                    <Table.Td>
+                      {!voice.is_preset && (
+                        <Tooltip label={cannotDelete ?? `Delete ${voice.name}`} withArrow>
+                          <ActionIcon variant="subtle" color="red" aria-label={`Delete ${voice.name}`} disabled={!!cannotDelete} onClick={() => askDelete(voice)}>
+                            <IconTrash size={16} aria-hidden />
+                          </ActionIcon>
+                        </Tooltip>
+                      )}
+                    </Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
+        )}
+      </Stack>
+    );
+  }
+
+  return (
+    <>
+      <PageHeader
+        title="Voices"
+        description="Voices your assistants can speak with: presets, and the voices you cloned."
+        actions={
+          <>
+            <Button component={Link} to="/assistants" variant="default">
+              Assistants
+            </Button>
+            {voices.data?.length ? cloneButton : null}
+          </>
+        }
+      />
+      {problem && <DeleteProblem problem={problem} onClose={() => setProblem(null)} />}
+      {playError && (
+        <Alert color="red" role="alert" withCloseButton closeButtonLabel="Dismiss" onClose={() => setPlayError(null)} mb="md">
+          {playError}
+        </Alert>
+      )}
+      {content}
+      <CloneVoiceModal opened={cloning} onClose={close} />
+    </>
+  );
+}
