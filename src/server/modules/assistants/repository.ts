@@ -152,7 +152,10 @@ export async function forgetStoredFile(db: Conn, key: string): Promise<void> {
  * Removes a user's personal assistants, voices and file records (no cascade does it: user_id is
  * "set null" so organization rows survive) and returns the storage keys to delete after the commit.
  */
-export async function deletePersonalAssistantData(tx: Conn, userId: string): Promise<string[]> {
+export async function deletePersonalAssistantData(
+  tx: Conn,
+  userId: string,
+): Promise<{ keys: string[]; voices: { voice_id: string; provider: string }[] }> {
   const files = await tx
     .selectFrom('stored_files')
     .select('key')
@@ -161,7 +164,7 @@ export async function deletePersonalAssistantData(tx: Conn, userId: string): Pro
     .execute();
   const samples = await tx
     .selectFrom('voices')
-    .select('sample_key')
+    .select(['sample_key', 'voice_id', 'provider'])
     .where('user_id', '=', userId)
     .where('organization_id', 'is', null)
     .execute();
@@ -170,5 +173,5 @@ export async function deletePersonalAssistantData(tx: Conn, userId: string): Pro
   await tx.deleteFrom('stored_files').where('user_id', '=', userId).where('organization_id', 'is', null).execute();
   const keys = new Set(files.map((f) => f.key));
   for (const s of samples) if (s.sample_key) keys.add(s.sample_key);
-  return [...keys];
+  return { keys: [...keys], voices: samples.map(({ voice_id, provider }) => ({ voice_id, provider })) };
 }
