@@ -509,3 +509,21 @@ describe('assistants: account deletion', () => {
     expect(kept.user_id).toBeNull();
   });
 });
+
+describe('local storage', () => {
+  it('removes stale partial uploads on start, keeps recent ones', async () => {
+    const { LocalDirectoryStorage } = await import('../../storage/local.ts');
+    const root = fs.mkdtempSync(path.join((await import('node:os')).tmpdir(), 'roster-storage-'));
+    fs.mkdirSync(path.join(root, '.tmp'));
+    const stale = path.join(root, '.tmp', 'old.part');
+    const fresh = path.join(root, '.tmp', 'new.part');
+    fs.writeFileSync(stale, 'x');
+    fs.writeFileSync(fresh, 'y');
+    const twoHoursAgo = new Date(Date.now() - 2 * 60 * 60 * 1000);
+    fs.utimesSync(stale, twoHoursAgo, twoHoursAgo);
+    const storage = new LocalDirectoryStorage(root);
+    expect(fs.readdirSync(storage.tempDir)).toEqual(['new.part']);
+    expect(await storage.get('../etc/passwd')).toBeNull();
+    fs.rmSync(root, { recursive: true, force: true });
+  });
+});
