@@ -59,7 +59,16 @@ export async function assistantsRoutes(app: FastifyInstance): Promise<void> {
   const { storage, config } = app.deps;
   const fileUrl = (key: string) => `${config.publicUrl}/v0/files/${key}`;
 
-  await ensurePresetSamples(storage);
+  // The preset samples are written on start; an unreachable bucket must not keep the API down, so a
+  // failure is logged and retried in the background until it succeeds.
+  let retry: NodeJS.Timeout | undefined;
+  const seedPresets = () =>
+    ensurePresetSamples(storage).catch((err) => {
+      app.log.warn({ err }, 'could not store the preset voice samples; retrying in 30 s');
+      retry = setTimeout(seedPresets, 30_000).unref();
+    });
+  await seedPresets();
+  app.addHook('onClose', async () => clearTimeout(retry));
   fileRoutes(app);
 
   // A deleted user's personal assistants, voices and files go with them; organization ones stay.
