@@ -106,7 +106,7 @@ async function writer(call, round, worker, acked, stop) {
         }
       } else if (kind === 9 && acked.hasAssistants) {
         const res = await call('POST', '/v0/assistant', { name: `Crash ${round}-${worker}-${i}`, first_name: 'Crash', last_name: `R${round}` });
-        if (res.status === 200 || res.status === 201) acked.assistants.push(res.body.assistant_id ?? res.body.id);
+        if (res.status === 200 || res.status === 201) acked.assistants.push(res.body.info?.agent_id ?? res.body.assistant_id ?? res.body.id);
       }
     } catch {
       // The connection died with the server: this write's outcome is unknown and not checked.
@@ -139,7 +139,7 @@ async function verify(call, acked) {
   }
   if (acked.hasAssistants) {
     const list = (await call('GET', '/v0/assistant')).body;
-    const ids = new Set((Array.isArray(list) ? list : list.assistants ?? list.items ?? []).map((a) => a.id ?? a.assistant_id));
+    const ids = new Set((Array.isArray(list) ? list : list.info ?? list.assistants ?? list.items ?? []).map((a) => a.agent_id ?? a.id ?? a.assistant_id));
     for (const id of acked.assistants) if (!ids.has(id)) problems.push(`assistant ${id} lost`);
   }
   return problems;

@@ -1,0 +1,192 @@
+// `npm run test:two-instances` (issue 8): two server processes on one PostgreSQL, one S3-compatible
+// bucket (s3rver) and one SMTP server behave as one service. Each instance has its own data directory,
+// so nothing can be shared through local disk or process memory. Checks: an invite created on one is
+// accepted on the other; a photo uploaded to one is served by the other; one key's rate limit is
+// counted across both; the outbox delivers an invite mail exactly once although both workers poll;
+// 40 concurrent assistant hires split across both, with credits for exactly 10, create exactly 10.
+// Ends with `N passed, N failed`.
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import S3rver from 's3rver';
+import { SMTPServer } from 'smtp-server';
+import { startCluster } from './pg-cluster.mjs';
+
+const root = path.resolve(import.meta.dirname, '..');
+const RATE_LIMIT = 30;
+let passed = 0;
+let failed = 0;
+const check = (name, problem) => {
+  if (!problem) {
+    passed++;
+    console.log(`ok   ${name}`);
+  } else {
+    failed++;
+    console.log(`FAIL ${name}: ${problem}`);
+  }
+};
+
+const cleanups = [];
+const servers = [];
+try {
+  const cluster = startCluster();
+  cleanups.push(() => cluster.stop());
+
+  const s3Dir = fs.mkdtempSync(path.join(os.tmpdir(), 'roster-two-s3-'));
+  const s3 = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory: s3Dir, configureBuckets: [{ name: 'roster', configs: [] }] });
+  const s3Address = await s3.run();
+  cleanups.push(() => s3.close());
+
+  const mails = [];
+  const smtp = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    logger: false,
+    onData(stream, session, callback) {
+      stream.on('data', () => {});
+      stream.on('end', () => {
+        mails.push(session.envelope.rcptTo.map((r) => r.address).join(','));
+        callback();
+      });
+    },
+  });
+  await new Promise((resolve) => smtp.listen(0, '127.0.0.1', resolve));
+  cleanups.push(() => new Promise((resolve) => smtp.close(resolve)));
+  const smtpPort = smtp.server.address().port;
+
+  const basePort = 21000 + Math.floor(Math.random() * 20000);
+  const envFor = (i) => ({
+    ...process.env,
+    DATABASE_URL: cluster.url,
+    ROSTER_DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), `roster-two-${i}-`)),
+    ROSTER_WEB_DIR: 'none',
+    ROSTER_SEED_DEMO: 'false',
+    ROSTER_LOG_LEVEL: 'warn',
+    ROSTER_S3_ENDPOINT: `http://127.0.0.1:${s3Address.port}`,
+    ROSTER_S3_BUCKET: 'roster',
+    ROSTER_S3_ACCESS_KEY_ID: 'S3RVER',
+    ROSTER_S3_SECRET_ACCESS_KEY: 'S3RVER',
+    ROSTER_SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+    ROSTER_RATE_LIMIT: String(RATE_LIMIT),
+    ROSTER_RATE_LIMIT_ANON: '1000',
+    PORT: String(basePort + i),
+    ROSTER_PUBLIC_URL: `http://127.0.0.1:${basePort + i}`,
+  });
+
+  const cli = (...args) => {
+    const res = spawnSync(process.execPath, ['--import', 'tsx', 'src/server/main.ts', ...args], { cwd: root, env: envFor(9), encoding: 'utf8' });
+    if (res.status !== 0) throw new Error(`roster ${args.join(' ')}: ${res.stderr}`);
+    return JSON.parse(res.stdout);
+  };
+
+  // Both start at once: migrations on one database must serialize, not collide.
+  const start = (i) =>
+    new Promise((resolve, reject) => {
+      const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts', 'serve'], { cwd: root, env: envFor(i), stdio: ['ignore', 'pipe', 'pipe'] });
+      servers.push(child);
+      let out = '';
+      child.stdout.on('data', (d) => {
+        out += d;
+        if (out.includes('Roster is running')) resolve(`http://127.0.0.1:${basePort + i}`);
+      });
+      child.stderr.on('data', (d) => (out += d));
+      child.on('exit', (code, signal) => {
+        if (signal !== 'SIGTERM') console.error(`instance ${i} exited (${code ?? signal}):\n${out.slice(-3000)}`);
+        reject(new Error(`instance ${i} exited with ${code ?? signal}`));
+      });
+      setTimeout(() => reject(new Error(`instance ${i} did not start: ${out}`)), 90_000).unref();
+    });
+  const [a, b] = await Promise.all([start(0), start(1)]);
+
+  const call = async (base, key, method, url, json) => {
+    const res = await fetch(base + url, {
+      method,
+      headers: { authorization: `Bearer ${key}`, ...(json !== undefined ? { 'content-type': 'application/json' } : {}) },
+      body: json === undefined ? undefined : JSON.stringify(json),
+    });
+    const text = await res.text();
+    let body = null;
+    try {
+      body = text ? JSON.parse(text) : null;
+    } catch {
+      body = text;
+    }
+    return { status: res.status, body, raw: text };
+  };
+
+  // 1. An invite made on A is accepted on B.
+  const owner = cli('user', 'create', '--email', 'owner@example.com', '--credits', '100');
+  const guest = cli('user', 'create', '--email', 'guest@example.com');
+  const org = await call(a, owner.api_key, 'POST', '/v0/organizations', { name: 'Two Instances Ltd' });
+  const orgId = org.body?.id;
+  const invite = await call(a, owner.api_key, 'POST', `/v0/organizations/${orgId}/invites`, { email: 'guest@example.com' });
+  const accepted = await call(b, guest.api_key, 'POST', `/v0/invites/${invite.body?.token}/accept`);
+  const members = await call(a, owner.api_key, 'GET', `/v0/organizations/${orgId}/members`);
+  const memberList = members.body?.members ?? members.body ?? [];
+  check(
+    'an invite created on A is accepted on B and the member shows on A',
+    org.status !== 201 ? `create org → ${org.status} ${org.raw}` : invite.status !== 201 ? `invite → ${invite.status} ${invite.raw}` : accepted.status !== 200 ? `accept on B → ${accepted.status} ${accepted.raw}` : memberList.length !== 2 ? `members on A: ${members.raw}` : null,
+  );
+
+  // 2. A photo uploaded to A is served by B (and lives in the bucket, not on either disk).
+  const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.from('0000000d49484452000000010000000108060000001f15c489', 'hex')]);
+  const form = new FormData();
+  form.append('file', new Blob([png], { type: 'image/png' }), 'me.png');
+  const upload = await fetch(`${a}/v0/assistant/photo/upload`, { method: 'POST', headers: { authorization: `Bearer ${owner.api_key}` }, body: form });
+  const uploaded = await upload.json();
+  const filePath = uploaded.info ? new URL(uploaded.info.url).pathname : null;
+  const served = filePath ? await fetch(b + filePath) : null;
+  const bytes = served ? Buffer.from(await served.arrayBuffer()) : Buffer.alloc(0);
+  check(
+    'a photo uploaded to A is served by B from the bucket',
+    upload.status !== 201 ? `upload on A → ${upload.status} ${JSON.stringify(uploaded)}` : served?.status !== 200 ? `GET on B → ${served?.status}` : !bytes.equals(png) ? 'bytes differ' : null,
+  );
+
+  // 3. One key's rate limit is one budget across both instances.
+  const limited = cli('user', 'create', '--email', 'busy@example.com');
+  const statuses = await Promise.all(
+    Array.from({ length: 2 * RATE_LIMIT }, (_, i) => call(i % 2 ? a : b, limited.api_key, 'GET', '/v0/user/basic-info').then((r) => r.status)),
+  );
+  const ok = statuses.filter((s) => s === 200).length;
+  const refused = statuses.filter((s) => s === 429).length;
+  check(`one key's rate limit (${RATE_LIMIT}/window) is shared: ${ok} answered, ${refused} refused of ${statuses.length}`, ok === RATE_LIMIT && refused === RATE_LIMIT ? null : `expected ${RATE_LIMIT} and ${RATE_LIMIT}`);
+
+  // 4. The outbox sends the invite mail once, though both instances' workers poll it.
+  const deadline = Date.now() + 20_000;
+  while (!mails.includes('guest@example.com') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
+  await new Promise((r) => setTimeout(r, 6_000)); // several more polls of both workers
+  const sent = mails.filter((m) => m === 'guest@example.com').length;
+  check('the invite mail is delivered exactly once by two polling workers', sent === 1 ? null : `delivered ${sent} times`);
+
+  // 5. Credits: concurrent hires split across both instances cannot overspend.
+  const buyer = cli('user', 'create', '--email', 'buyer@example.com', '--credits', '100'); // 10 hires at the default cost of 10
+  const hires = await Promise.all(
+    Array.from({ length: 40 }, (_, i) => call(i % 2 ? a : b, buyer.api_key, 'POST', '/v0/assistant', { name: `Hire ${i}` }).catch((e) => ({ status: 0, raw: String(e.cause ?? e) }))),
+  );
+  for (const h of hires) if (h.status !== 201 && h.status !== 402) console.log('hire:', h.status, h.raw.slice(0, 300));
+  const created = hires.filter((h) => h.status === 200 || h.status === 201).length;
+  const short = hires.filter((h) => h.status === 402).length;
+  const credits = await call(b, buyer.api_key, 'GET', '/v0/credits');
+  const listed = await call(a, buyer.api_key, 'GET', '/v0/assistant');
+  const count = (listed.body?.assistants ?? listed.body?.items ?? listed.body ?? []).length;
+  check(
+    `40 concurrent hires over two instances with credits for 10: ${created} created, ${short} refused (402), balance ${credits.body?.credits}`,
+    created === 10 && short === 30 && credits.body?.credits === 0 && count === 10 ? null : `listed ${count}; statuses ${[...new Set(hires.map((h) => h.status))].join(',')}`,
+  );
+} catch (error) {
+  console.error(error);
+  failed++;
+} finally {
+  for (const child of servers) child.kill('SIGTERM');
+  await Promise.all(servers.map((c) => new Promise((r) => (c.exitCode !== null || c.signalCode !== null ? r() : c.on('exit', r)))));
+  for (const cleanup of cleanups.reverse()) {
+    try {
+      await cleanup();
+    } catch (error) {
+      console.error('cleanup:', error.message);
+    }
+  }
+}
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed > 0 ? 1 : 0);
