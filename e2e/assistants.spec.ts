@@ -21,7 +21,7 @@ test.describe('assistants', () => {
     await page.getByLabel('Surname').fill(surname);
     await page.getByLabel('Age', { exact: true }).fill('36');
     await page.getByLabel('About', { exact: true }).fill('Writes the first programs.');
-    await page.getByLabel('Weekly limit (hours)').fill('200');
+    await page.getByLabel('Weekly limit (hours)').fill('20');
     await page.getByLabel('Maximum parallel tasks').fill('3');
     await page.getByRole('combobox', { name: 'Time zone' }).fill('berlin');
     await page.getByRole('option', { name: /^Europe\/Berlin/ }).click();
@@ -29,10 +29,13 @@ test.describe('assistants', () => {
     // The cost and the balance are on screen before anything is sent.
     await expect(page.getByText('50 credits', { exact: true })).toBeVisible();
     await expect(page.getByRole('button', { name: 'Hire for 10 credits' })).toBeEnabled();
-    // An out-of-range value is caught by the shared schema before sending.
+    // A bad value is caught by the shared schema before sending.
+    await page.getByLabel('Assistant e-mail').fill('not-an-address');
     await page.getByRole('button', { name: 'Hire for 10 credits' }).click();
-    await expect(page.getByText('Must be at most 168 hours (the hours in a week).')).toBeVisible();
-    await page.getByLabel('Weekly limit (hours)').fill('20');
+    await expect(page.getByLabel('Assistant e-mail')).toHaveAttribute('aria-invalid', 'true');
+    await expect(page.getByText('Must be a valid e-mail address.')).toBeVisible();
+    await checkA11y(page);
+    await page.getByLabel('Assistant e-mail').fill('');
 
     // Photo: a text file named .png is refused in the browser; a real PNG is cropped and uploaded.
     await page.getByLabel('Photo file').setInputFiles({ name: 'fake.png', mimeType: 'image/png', buffer: Buffer.from('not really a picture') });
@@ -169,5 +172,6 @@ test.describe('assistants', () => {
     await expect(page.getByRole('heading', { name: 'No assistants yet' })).toBeVisible();
     await page.goto(`/assistants/${info.agent_id}`);
     await expect(page.getByRole('heading', { name: 'Assistant not found' })).toBeVisible();
+    await checkA11y(page);
   });
 });

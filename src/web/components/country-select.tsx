@@ -35,6 +35,7 @@ export function CountrySelect(props: Omit<SelectProps, 'data'>) {
       searchable
       nothingFoundMessage="No country matches"
       maxDropdownHeight={280}
+      clearButtonProps={{ 'aria-label': 'Clear country' }}
       renderOption={({ option }) => (
         <Group gap="xs" wrap="nowrap">
           <span aria-hidden>{flagOf(option.value)}</span>

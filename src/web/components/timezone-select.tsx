@@ -66,5 +66,5 @@ export function TimezoneSelect(props: Omit<SelectProps, 'data' | 'filter'>) {
     () => (value && !base.some((g) => g.items.some((i) => i.value === value)) ? [...base, { group: 'Saved', items: [{ value, label: timeZoneLabel(value) }] }] : base),
     [base, value],
   );
-  return <Select searchable nothingFoundMessage="No time zone matches" maxDropdownHeight={300} {...props} data={data} filter={filter} />;
+  return <Select searchable nothingFoundMessage="No time zone matches" maxDropdownHeight={300} clearButtonProps={{ 'aria-label': 'Clear time zone' }} {...props} data={data} filter={filter} />;
 }

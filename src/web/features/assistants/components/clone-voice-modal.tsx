@@ -99,6 +99,7 @@ export function CloneVoiceModal({ opened, onClose, onCloned }: { opened: boolean
                   label="Gender"
                   placeholder="Not set"
                   clearable
+                  clearButtonProps={{ 'aria-label': 'Clear gender' }}
                   data={['female', 'male', 'neutral']}
                   value={field.value}
                   onChange={field.onChange}

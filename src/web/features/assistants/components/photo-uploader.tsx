@@ -109,7 +109,7 @@ export function PhotoUploader({
       )}
       {step.kind === 'pick' && currentUrl && onRemove && (
         <Group>
-          <Button variant="subtle" size="xs" onClick={onRemove}>
+          <Button variant="default" size="xs" onClick={onRemove}>
             Remove photo
           </Button>
         </Group>

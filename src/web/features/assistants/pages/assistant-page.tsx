@@ -244,6 +244,7 @@ function ConfigForm({ assistant, canWrite }: { assistant: Assistant; canWrite: b
                     description="Operating system of its virtual desktop."
                     placeholder="Not set"
                     clearable
+                    clearButtonProps={{ 'aria-label': 'Clear desktop mode' }}
                     data={DESKTOP_SYSTEMS.map((d) => ({ value: d, label: DESKTOP_LABELS[d] ?? d }))}
                     value={field.value}
                     onChange={field.onChange}
@@ -369,7 +370,7 @@ export function AssistantPage() {
         <PageHeader title="Assistant not found" />
         <Alert color="yellow" title="No such assistant here">
           It may have been deleted, or it belongs to another workspace.{' '}
-          <Anchor component={Link} to="/assistants" underline="always">
+          <Anchor component={Link} to="/assistants" underline="always" c="var(--mantine-color-text)" fw={600}>
             See your assistants
           </Anchor>
         </Alert>

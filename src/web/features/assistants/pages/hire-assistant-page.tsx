@@ -317,6 +317,7 @@ export function HireAssistantPage() {
                             label="Your desktop system"
                             placeholder="Not set"
                             clearable
+                            clearButtonProps={{ 'aria-label': 'Clear desktop system' }}
                             data={DESKTOP_SYSTEMS.map((d) => ({ value: d, label: DESKTOP_LABELS[d] ?? d }))}
                             value={field.value}
                             onChange={field.onChange}

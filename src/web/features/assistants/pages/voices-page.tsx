@@ -32,7 +32,8 @@ function DeleteProblem({ problem, onClose }: { problem: Problem; onClose: () => 
             <List size="sm">
               {inUseBy.map((a) => (
                 <List.Item key={a.agent_id}>
-                  <Anchor component={Link} to={`/assistants/${a.agent_id}#voice`} underline="always">
+                  {/* Text colour: the link blue fails contrast on the orange tint. */}
+                  <Anchor component={Link} to={`/assistants/${a.agent_id}#voice`} underline="always" c="var(--mantine-color-text)" fw={600}>
                     {a.name}
                   </Anchor>
                 </List.Item>
