@@ -453,7 +453,7 @@ export function AssistantPage() {
         {!canWrite && <Alert color="gray">Your role can view this assistant but not change it.</Alert>}
         <ConfigForm key={a.agent_id} assistant={a} canWrite={canWrite} />
 
-        <Paper withBorder radius="md" p="lg" component="section" aria-labelledby="danger-title" style={{ borderColor: 'var(--mantine-color-red-outline)' }}>
+        <Paper withBorder radius="md" p="lg" component="section" aria-labelledby="danger-title" style={{ borderColor: 'var(--mantine-color-red-filled)' }}>
           <Group justify="space-between">
             <div>
               <Title order={2} size="h4" id="danger-title">

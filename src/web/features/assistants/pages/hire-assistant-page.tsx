@@ -157,7 +157,7 @@ export function HireAssistantPage() {
   const cost = pricing.data?.assistant_cost;
   const balance = credits.data?.credits;
   const short = cost !== undefined && balance !== undefined && balance < cost;
-  const name = [form.watch('first_name'), form.watch('surname')].filter(Boolean).join(' ') || 'the new assistant';
+  const name = [form.watch('first_name'), form.watch('surname')].filter(Boolean).join(' ');
 
   const submit = form.handleSubmit(async (values) => {
     try {

@@ -13,6 +13,7 @@ import { errorMessage } from '../../../lib/api-client.ts';
 import { missingPermission, useMe } from '../../../lib/use-me.ts';
 import { assistantQueries, useDeleteVoice, voiceInUseBy } from '../api.ts';
 import { CloneVoiceModal, PROVIDER_LABELS } from '../components/clone-voice-modal.tsx';
+import { languageName } from '../format.ts';
 import { VoicePlayButton } from '../components/voice-play-button.tsx';
 
 const date = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
@@ -94,7 +95,7 @@ export function VoicesPage() {
   else {
     const words = search.toLowerCase().split(/\s+/).filter(Boolean);
     const shown = voices.data.filter((v) => {
-      const hay = [v.name, v.language, v.gender, v.description, v.provider].filter(Boolean).join(' ').toLowerCase();
+      const hay = [v.name, languageName(v.language), v.gender, v.description, v.provider].filter(Boolean).join(' ').toLowerCase();
       return words.every((w) => hay.includes(w));
     });
     content = (
@@ -142,7 +143,7 @@ export function VoicesPage() {
                         </Text>
                       )}
                     </Table.Td>
-                    <Table.Td>{voice.language ?? <Text c="dimmed">—</Text>}</Table.Td>
+                    <Table.Td>{languageName(voice.language) ?? <Text c="dimmed">—</Text>}</Table.Td>
                     <Table.Td>{voice.gender ?? <Text c="dimmed">—</Text>}</Table.Td>
                     <Table.Td>{PROVIDER_LABELS[voice.provider] ?? voice.provider}</Table.Td>
                     <Table.Td>
