@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Accordion, Alert, Button, Group, NumberInput, Paper, Select, SimpleGrid, Skeleton, Stack, Switch, Text, Textarea, TextInput } from '@mantine/core';
+import { Accordion, Alert, Button, Code, Group, NumberInput, Paper, Select, SimpleGrid, Skeleton, Stack, Switch, Text, Textarea, TextInput } from '@mantine/core';
 import { IconAlertTriangle, IconCoins } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { Controller, useForm, type Resolver } from 'react-hook-form';
@@ -114,7 +114,7 @@ function CostSummary({ short, cost, balance, loading }: { short: boolean; cost?:
       {short && (
         <Alert color="yellow" icon={<IconAlertTriangle aria-hidden />} title="Not enough credits">
           Hiring costs {formatNumber(cost)} credits and this workspace has {formatNumber(balance)}. Add at least {formatNumber(cost - balance)} credits (an operator can run{' '}
-          <code>npm run roster -- credits add</code>), then hire.
+          <Code style={{ whiteSpace: 'nowrap' }}>npm run roster -- credits add</Code>), then hire.
         </Alert>
       )}
     </Stack>
