@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import compress from '@fastify/compress';
 import fastifyStatic from '@fastify/static';
 import multipart from '@fastify/multipart';
@@ -55,6 +55,20 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     bodyLimit: 2 * 1024 * 1024,
     trustProxy: config.trustProxy,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
+    // Shutdown drains (main.ts): requests already sent on open connections are answered (503 once
+    // closing) instead of the sockets being cut; idle keep-alive sockets are closed after a grace period.
+    forceCloseConnections: false,
+    // Errors raised by the router before any route runs (a malformed %-escape in the path) get the
+    // same `{detail}` shape as everything else.
+    frameworkErrors: (error, _req, reply) => {
+      const [status, detail] =
+        error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+          ? [414, 'A path segment is longer than 500 characters.']
+          : error.code === 'FST_ERR_BAD_URL'
+            ? [400, 'The request path is not a valid URL (bad percent-encoding).']
+            : [400, 'Bad request.'];
+      void (reply as unknown as FastifyReply).status(status).send({ detail });
+    },
   });
 
   const base = {

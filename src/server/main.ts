@@ -156,6 +156,11 @@ async function seedDemo(app: FastifyInstance): Promise<string | null> {
 async function serve(config: Config): Promise<void> {
   const app = await buildApp(config);
   const demoKey = config.seedDemo ? await seedDemo(app) : null;
+  let closing = false;
+  app.addHook('onRequest', async (_req, reply) => {
+    if (!closing) return;
+    return reply.code(503).headers({ connection: 'close', 'retry-after': '5' }).send({ detail: 'The server is shutting down; retry shortly.' });
+  });
   await app.listen({ port: config.port, host: config.host });
   const base = config.publicUrl;
   if (demoKey) {
@@ -164,11 +169,19 @@ async function serve(config: Config): Promise<void> {
   } else {
     console.log(`\nRoster is running at ${base}  (API reference: ${base}/docs)\n`);
   }
-  let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
     app.log.info({ signal }, 'shutting down');
+    // Drain: requests already in a handler finish; everything that arrives from now on (including
+    // connections still queued in the kernel's backlog, which closing the port would reset) is accepted
+    // and answered 503 + Connection: close. The port closes once connections stop arriving.
+    let lastConnection = Date.now();
+    app.server.on('connection', () => (lastConnection = Date.now()));
+    const drainStarted = Date.now();
+    while (Date.now() - lastConnection < 300 && Date.now() - drainStarted < 5000) await new Promise((r) => setTimeout(r, 50));
+    setTimeout(() => app.server.closeIdleConnections(), 1000).unref();
+    setTimeout(() => app.server.closeAllConnections(), 10_000).unref();
     await app.close();
     process.exit(0);
   };

@@ -221,33 +221,43 @@ export type Voice = z.infer<typeof VoiceSchema>;
 // ---------------------------------------------------------------------------------------------------
 // 1. POST /v0/assistant — every field optional; null means "not given".
 
+/**
+ * Optional create field: null, a blank string (an empty form input) or NaN (an empty number input)
+ * mean "not given".
+ */
+const given = <T extends z.ZodType>(schema: T) =>
+  z.preprocess(
+    (v) => (v === null || (typeof v === 'string' && v.trim() === '') || (typeof v === 'number' && Number.isNaN(v)) ? undefined : v),
+    schema.optional(),
+  );
+
 export const CreateAssistantInput = z.object({
-  first_name: opt(name(NAME_MAX)),
-  surname: opt(name(NAME_MAX)),
-  age: opt(age()),
-  weekly_limit: opt(weeklyLimit()),
-  max_parallel: opt(maxParallel()),
-  region: opt(name(NAME_MAX)),
-  profile_photo: opt(httpUrl()),
-  profile_video: opt(httpUrl()),
-  desktop_url: opt(httpUrl()),
-  user_local_desktop: opt(desktop()),
-  about: opt(text(ABOUT_MAX)),
+  first_name: given(name(NAME_MAX)),
+  surname: given(name(NAME_MAX)),
+  age: given(age()),
+  weekly_limit: given(weeklyLimit()),
+  max_parallel: given(maxParallel()),
+  region: given(name(NAME_MAX)),
+  profile_photo: given(httpUrl()),
+  profile_video: given(httpUrl()),
+  desktop_url: given(httpUrl()),
+  user_local_desktop: given(desktop()),
+  about: given(text(ABOUT_MAX)),
   /** Default `US`. */
-  country: opt(countryCode()),
+  country: given(countryCode()),
   /** Beyond the spec's create table (semantics §2 bounds it at create): IANA name. */
-  timezone: opt(timezone()),
-  email: opt(email()),
-  voice_id: opt(voiceId()),
+  timezone: given(timezone()),
+  email: given(email()),
+  voice_id: given(voiceId()),
   /** Default `elevenlabs`; with `voice_id` it must be that voice's provider. */
-  voice_provider: opt(voiceProvider()),
-  user_phone: opt(phone()),
-  user_whatsapp_number: opt(phone()),
+  voice_provider: given(voiceProvider()),
+  user_phone: given(phone()),
+  user_whatsapp_number: given(phone()),
   /** Default true. */
-  create_infra: opt(z.boolean({ error: 'Must be true or false.' })),
+  create_infra: given(z.boolean({ error: 'Must be true or false.' })),
   /** Testing only: overrides the allocated phone number. */
-  phone: opt(phone()),
-  pre_hire_chat: opt(
+  phone: given(phone()),
+  pre_hire_chat: given(
     z.array(PreHireChatMessageSchema).max(PRE_HIRE_CHAT_MAX_ITEMS, `At most ${PRE_HIRE_CHAT_MAX_ITEMS} messages.`),
   ),
 });

@@ -44,13 +44,19 @@ export const httpUrl = () =>
 
 export const Timestamp = z.string().describe('ISO 8601 UTC timestamp');
 
-/** Path parameters that the spec types as integer. */
+/**
+ * Integer ids (path parameters, and body fields the spec types as integer). A path gives a string:
+ * only plain decimal digits count, so `1e3`, `0x10` or ` 7` are refused rather than coerced.
+ */
 export const intId = (what: string) =>
-  z.coerce
-    .number({ error: `${what} must be an integer.` })
-    .int(`${what} must be an integer.`)
-    .min(1, `${what} must be a positive integer.`)
-    .max(2_147_483_647, `${what} is out of range.`);
+  z.preprocess(
+    (v) => (typeof v === 'string' && /^\d{1,16}$/.test(v) ? Number(v) : v),
+    z
+      .number({ error: `${what} must be an integer.` })
+      .int(`${what} must be an integer.`)
+      .min(1, `${what} must be a positive integer.`)
+      .max(2_147_483_647, `${what} is out of range.`),
+  );
 
 export const InfoString = z.object({ info: z.string() });
 export const EmptyObject = z.object({}).catchall(z.unknown());

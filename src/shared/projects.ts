@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Timestamp, opt, text } from './common.ts';
+import { Timestamp, intId, opt, text } from './common.ts';
 
 const NAME_RULE = 'Use letters, digits, "_", "-" and "/" only.';
 
@@ -70,6 +70,8 @@ export const ContextSchema = z.object({
   unique_key_types: z.record(z.string(), z.string()),
   auto_counting: z.record(z.string(), z.string().nullable()),
   head_commit_hash: z.string().nullable(),
+  /** Extension: rows added, changed or deleted since HEAD (always 0 for an unversioned context). */
+  uncommitted_changes: z.number().int(),
   created_at: Timestamp,
 });
 export type Context = z.infer<typeof ContextSchema>;
@@ -96,7 +98,7 @@ export const LogsResponse = z.object({ logs: z.array(LogSchema), count: z.number
 export const LogsInput = z.object({ entries: z.array(Entries).min(1, 'Give at least one row.').max(1000, 'At most 1000 rows per request.') });
 export const LogsCreated = z.object({ ids: z.array(z.number().int()) });
 export const LogPatch = z.object({ entries: Entries });
-export const LogPath = ContextPath.extend({ log_id: z.coerce.number({ error: 'log_id must be an integer.' }).int('log_id must be an integer.').min(1) });
+export const LogPath = ContextPath.extend({ log_id: intId('log_id') });
 
 // ---- Versions -------------------------------------------------------------------------------
 

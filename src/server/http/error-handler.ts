@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { HttpError } from './errors.ts';
+import { StorageUnavailableError } from '../storage/storage.ts';
 import type { RouteRegistry } from './route.ts';
 import { toFastifyPath } from './route.ts';
 
@@ -24,6 +25,10 @@ export function installErrorHandling(
   app.setErrorHandler((error: FastifyError | HttpError, req, reply) => {
     if (error instanceof HttpError) {
       return reply.code(error.status).headers(error.headers).send({ ...error.extra, detail: error.detail });
+    }
+    if (error instanceof StorageUnavailableError) {
+      req.log.warn({ err: error }, 'file storage unavailable');
+      return reply.code(503).header('Retry-After', '5').send({ detail: 'File storage is unavailable right now. Retry in a few seconds.' });
     }
     const code = (error as FastifyError).code;
     const status = (error as FastifyError).statusCode ?? 500;

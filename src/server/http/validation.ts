@@ -30,8 +30,40 @@ export function toValidationIssues(where: Location, error: z.ZodError): Validati
   }));
 }
 
+const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
+
+/** Why a string cannot be stored faithfully on every dialect (PostgreSQL refuses both), or null. */
+function unstorable(s: string): string | null {
+  if (s.includes('\u0000')) return 'Must not contain NUL characters.';
+  if (LONE_SURROGATE.test(s)) return 'Must be valid Unicode (no unpaired surrogate code units).';
+  return null;
+}
+
+/**
+ * Finds the first string (value or key, at any depth) that no field may hold, so free-form JSON
+ * (row entries, templates) gets the same rule as declared text fields. Bodies are depth-limited
+ * by the JSON parser, so the walk is bounded.
+ */
+export function findUnstorableText(value: unknown, path: (string | number)[] = []): ValidationIssue | null {
+  if (typeof value === 'string') {
+    const msg = unstorable(value);
+    return msg ? { type: 'string_invalid', loc: path, msg } : null;
+  }
+  if (value === null || typeof value !== 'object') return null;
+  const entries: [string | number, unknown][] = Array.isArray(value) ? value.map((v, i) => [i, v]) : Object.entries(value);
+  for (const [key, child] of entries) {
+    const msg = typeof key === 'string' ? unstorable(key) : null;
+    if (msg) return { type: 'string_invalid', loc: [...path, key], msg: `Keys: ${msg}` };
+    const issue = findUnstorableText(child, [...path, key]);
+    if (issue) return issue;
+  }
+  return null;
+}
+
 /** Parses `value` or throws a 422 naming every problem. */
 export function parseOr422<T extends z.ZodType>(schema: T, value: unknown, where: Location): z.output<T> {
+  const bad = findUnstorableText(value, [where]);
+  if (bad) throw new HttpError(422, [bad]);
   const result = schema.safeParse(value);
   if (result.success) return result.data;
   throw new HttpError(422, toValidationIssues(where, result.error));

@@ -1,13 +1,11 @@
 import path from 'node:path';
 import type { Config } from '../config.ts';
 import { LocalDirectoryStorage } from './local.ts';
+import { S3Storage } from './s3.ts';
 import type { FileStorage } from './storage.ts';
 
-/** The configured file storage: the data directory's `files/` folder unless a bucket is configured. */
+/** The configured file storage: a bucket when ROSTER_S3_ENDPOINT is set, else the data directory's `files/`. */
 export function createStorage(config: Config): FileStorage {
-  if (config.s3) {
-    // Refuse rather than silently keep files on one server's disk behind a load balancer.
-    throw new Error('ROSTER_S3_ENDPOINT is set, but this build has no S3 storage backend yet. Unset it to store files under ROSTER_DATA_DIR/files.');
-  }
+  if (config.s3) return new S3Storage(config.s3, config.dataDir);
   return new LocalDirectoryStorage(path.join(config.dataDir, 'files'));
 }

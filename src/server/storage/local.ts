@@ -18,6 +18,24 @@ export class LocalDirectoryStorage implements FileStorage {
   constructor(private readonly root: string) {
     this.tempDir = path.join(root, '.tmp');
     fs.mkdirSync(this.tempDir, { recursive: true });
+    this.removeStaleUploads();
+  }
+
+  /**
+   * Uploads cut short by a crash leave `.part` files behind. Only old ones go: another server sharing
+   * the directory may be receiving one right now.
+   */
+  private removeStaleUploads(maxAgeMs = 60 * 60 * 1000): void {
+    const cutoff = Date.now() - maxAgeMs;
+    for (const name of fs.readdirSync(this.tempDir)) {
+      if (!name.endsWith('.part')) continue;
+      const file = path.join(this.tempDir, name);
+      try {
+        if (fs.statSync(file).mtimeMs < cutoff) fs.rmSync(file, { force: true });
+      } catch {
+        // Gone meanwhile, or not ours to remove: leave it.
+      }
+    }
   }
 
   private pathOf(key: string): string {

@@ -38,3 +38,11 @@ export const STORAGE_KEY = /^(photos|voices|presets)\/[A-Za-z0-9_-]{8,80}\.[a-z0
 export function isStorageKey(key: string): boolean {
   return STORAGE_KEY.test(key);
 }
+
+/** The storage backend cannot be reached or refused the operation: the API answers 503 + Retry-After. */
+export class StorageUnavailableError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'StorageUnavailableError';
+  }
+}

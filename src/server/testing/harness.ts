@@ -41,12 +41,17 @@ let counter = 0;
  * A fresh app on a fresh in-memory database and a temp data directory, closed after each test.
  * Helpers create data through the same repository functions the CLI uses.
  */
-export async function makeTestApp(overrides: Partial<Config> = {}) {
+export async function makeTestApp(overrides: Partial<Config> = {}, options: { shared?: boolean } = {}) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'roster-test-'));
   const clock = new TestClock();
   const database = await freshTestDatabase();
   const app = await buildApp(testConfig({ dataDir, databaseUrl: database.url, ...overrides }), { now: clock.now });
-  open.push({ app, drop: database.drop });
+  const close = async () => {
+    await app.close();
+    await database.drop();
+  };
+  // A shared app (one per describe, for suites of many small read-only cases) is closed by its owner.
+  if (!options.shared) open.push({ app, drop: database.drop });
 
   async function user(opts: { credits?: number; email?: string; first?: string; last?: string } = {}): Promise<TestUser> {
     counter += 1;
@@ -83,6 +88,6 @@ export async function makeTestApp(overrides: Partial<Config> = {}) {
     return app.inject({ method, url, headers, ...(opts.json !== undefined ? { payload: opts.json as object } : {}), ...(opts.payload !== undefined ? { payload: opts.payload } : {}) });
   }
 
-  return { app, db: app.deps.db, clock, dataDir, user, org, member, request };
+  return { app, db: app.deps.db, clock, dataDir, user, org, member, request, close };
 }
 export type TestApp = Awaited<ReturnType<typeof makeTestApp>>;

@@ -28,10 +28,10 @@ export function fileRoutes(app: FastifyInstance): void {
   const storage = app.deps.storage;
   app.get('/v0/files/*', { compress: false }, async (req, reply) => {
     const key = (req.params as { '*': string })['*'];
-    if (!isStorageKey(key)) return reply.code(404).send({ detail: 'File not found.' });
+    if (!isStorageKey(key)) return reply.code(404).header('Cache-Control', 'no-store').send({ detail: 'File not found.' });
     const etag = `"${key.slice(key.lastIndexOf('/') + 1)}"`;
     const head = await storage.stat(key);
-    if (!head) return reply.code(404).send({ detail: 'File not found.' });
+    if (!head) return reply.code(404).header('Cache-Control', 'no-store').send({ detail: 'File not found.' });
     reply.headers({
       'Cache-Control': 'public, max-age=31536000, immutable',
       ETag: etag,

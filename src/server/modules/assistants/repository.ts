@@ -88,9 +88,22 @@ export async function listVoiceRows(db: Conn, scope: Scope): Promise<VoiceRow[]>
   return db.selectFrom('voices').selectAll().where(inScope(scope)).orderBy('id', 'desc').execute();
 }
 
-export async function findVoiceRow(db: Conn, scope: Scope, voiceId: string, provider?: string): Promise<VoiceRow | undefined> {
+/**
+ * `lock` (PostgreSQL only; SQLite serializes transactions): `share` while assigning the voice to an
+ * assistant, `update` while deleting it, so a voice cannot be deleted between the in-use check and an
+ * assignment committing.
+ */
+export async function findVoiceRow(
+  db: Conn,
+  scope: Scope,
+  voiceId: string,
+  provider?: string,
+  lock?: 'share' | 'update',
+): Promise<VoiceRow | undefined> {
   let q = db.selectFrom('voices').selectAll().where(inScope(scope)).where('voice_id', '=', voiceId);
   if (provider) q = q.where('provider', '=', provider);
+  if (lock === 'share') q = q.forShare();
+  if (lock === 'update') q = q.forUpdate();
   return q.executeTakeFirst();
 }
 
@@ -139,7 +152,10 @@ export async function forgetStoredFile(db: Conn, key: string): Promise<void> {
  * Removes a user's personal assistants, voices and file records (no cascade does it: user_id is
  * "set null" so organization rows survive) and returns the storage keys to delete after the commit.
  */
-export async function deletePersonalAssistantData(tx: Conn, userId: string): Promise<string[]> {
+export async function deletePersonalAssistantData(
+  tx: Conn,
+  userId: string,
+): Promise<{ keys: string[]; voices: { voice_id: string; provider: string }[] }> {
   const files = await tx
     .selectFrom('stored_files')
     .select('key')
@@ -148,7 +164,7 @@ export async function deletePersonalAssistantData(tx: Conn, userId: string): Pro
     .execute();
   const samples = await tx
     .selectFrom('voices')
-    .select('sample_key')
+    .select(['sample_key', 'voice_id', 'provider'])
     .where('user_id', '=', userId)
     .where('organization_id', 'is', null)
     .execute();
@@ -157,5 +173,5 @@ export async function deletePersonalAssistantData(tx: Conn, userId: string): Pro
   await tx.deleteFrom('stored_files').where('user_id', '=', userId).where('organization_id', 'is', null).execute();
   const keys = new Set(files.map((f) => f.key));
   for (const s of samples) if (s.sample_key) keys.add(s.sample_key);
-  return [...keys];
+  return { keys: [...keys], voices: samples.map(({ voice_id, provider }) => ({ voice_id, provider })) };
 }

@@ -166,6 +166,14 @@ describe('assistants: create and credits', () => {
     expect(await balance(t, u.apiKey)).toBe(990);
   });
 
+  it('blank form values (empty strings, NaN) mean "not given" on create', async () => {
+    const t = await makeTestApp();
+    const u = await t.user();
+    const res = await create(t, u.apiKey, { first_name: '', about: '   ', email: '', country: '', timezone: '', voice_id: '' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().info).toMatchObject({ first_name: null, about: null, country: 'US', timezone: null, voice_id: null });
+  });
+
   it('pricing tells the cost before hiring', async () => {
     const t = await makeTestApp({ assistantCost: 7 });
     const u = await t.user();
@@ -334,6 +342,22 @@ describe('assistants: photo upload and files', () => {
     expect(tempFiles(t)).toEqual([]);
   }, 60_000);
 
+  it('uploads and clones need assistant:write; deleting a voice needs assistant:delete', async () => {
+    const t = await makeTestApp();
+    const owner = await t.user();
+    const org = await t.org(owner);
+    const viewerKey = await t.member(org.organizationId, await t.user(), ROLE_IDS.Viewer);
+    const memberKey = await t.member(org.organizationId, await t.user(), ROLE_IDS.Member);
+    expect((await uploadPhoto(t, viewerKey, PNG)).statusCode).toBe(403);
+    expect((await cloneVoice(t, viewerKey)).statusCode).toBe(403);
+    const voice = (await cloneVoice(t, memberKey)).json().info;
+    expect((await t.request('GET', '/v0/assistant/voice', { key: viewerKey })).json().info.at(-1).voice_id).toBe(voice.voice_id);
+    expect((await t.request('DELETE', `/v0/assistant/voice/${voice.voice_id}`, { key: memberKey })).statusCode).toBe(403);
+    expect((await t.request('DELETE', `/v0/assistant/voice/${voice.voice_id}`, { key: owner.apiKey })).statusCode).toBe(404);
+    expect((await t.request('DELETE', `/v0/assistant/voice/${voice.voice_id}`, { key: org.ownerKey })).statusCode).toBe(200);
+    expect(tempFiles(t)).toEqual([]);
+  });
+
   it('foreign assistant_id → 404 and nothing kept; bad assistant_id → 422', async () => {
     const t = await makeTestApp();
     const u = await t.user();
@@ -432,6 +456,30 @@ describe('assistants: voices', () => {
   });
 });
 
+describe('assistants: voice provider seam', () => {
+  it('a provider adapter that keeps the sample itself: its voice id is used, our copy is dropped, delete reaches it', async () => {
+    const t = await makeTestApp();
+    const u = await t.user();
+    const calls: string[] = [];
+    t.app.deps.voiceProviders = (provider) => ({
+      kind: 'fake',
+      clone: async (req) => {
+        calls.push(`clone ${provider} ${req.name} ${req.sample.contentType}`);
+        return { voiceId: 'remote-voice-1', keepSample: false };
+      },
+      delete: async (voiceId) => {
+        calls.push(`delete ${voiceId}`);
+      },
+    });
+    const voice = (await cloneVoice(t, u.apiKey, { name: 'Remote', provider: 'elevenlabs' })).json().info;
+    expect(voice).toMatchObject({ voice_id: 'remote-voice-1', provider: 'elevenlabs', sample_url: null });
+    expect(fs.readdirSync(path.join(t.dataDir, 'files', 'voices'))).toEqual([]);
+    expect(await t.db.selectFrom('stored_files').selectAll().execute()).toEqual([]);
+    expect((await t.request('DELETE', '/v0/assistant/voice/remote-voice-1', { key: u.apiKey })).statusCode).toBe(200);
+    expect(calls).toEqual(['clone elevenlabs Remote audio/wav', 'delete remote-voice-1']);
+  });
+});
+
 describe('assistants: account deletion', () => {
   async function deleteAccount(t: TestApp, u: TestUser) {
     return t.request('DELETE', '/v0/user/delete-account', { key: u.apiKey, json: { confirm_email: u.email } });
@@ -459,5 +507,23 @@ describe('assistants: account deletion', () => {
     expect(await t.db.selectFrom('voices').selectAll().execute()).toEqual([]);
     const kept = (await t.request('GET', `/v0/assistant/${orgAssistant.agent_id}`, { key: org.ownerKey })).json().info;
     expect(kept.user_id).toBeNull();
+  });
+});
+
+describe('local storage', () => {
+  it('removes stale partial uploads on start, keeps recent ones', async () => {
+    const { LocalDirectoryStorage } = await import('../../storage/local.ts');
+    const root = fs.mkdtempSync(path.join((await import('node:os')).tmpdir(), 'roster-storage-'));
+    fs.mkdirSync(path.join(root, '.tmp'));
+    const stale = path.join(root, '.tmp', 'old.part');
+    const fresh = path.join(root, '.tmp', 'new.part');
+    fs.writeFileSync(stale, 'x');
+    fs.writeFileSync(fresh, 'y');
+    const twoHoursAgo = new Date(Date.now() - 2 * 60 * 60 * 1000);
+    fs.utimesSync(stale, twoHoursAgo, twoHoursAgo);
+    const storage = new LocalDirectoryStorage(root);
+    expect(fs.readdirSync(storage.tempDir)).toEqual(['new.part']);
+    expect(await storage.get('../etc/passwd')).toBeNull();
+    fs.rmSync(root, { recursive: true, force: true });
   });
 });

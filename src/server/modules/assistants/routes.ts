@@ -24,6 +24,7 @@ import {
   VoiceInfoResponse,
   VoiceListResponse,
   type Voice,
+  type VoiceProvider,
 } from '../../../shared/assistants.ts';
 import { InfoString } from '../../../shared/common.ts';
 import { requireKeyPermission, scopeOf } from '../../auth/principal.ts';
@@ -58,14 +59,24 @@ export async function assistantsRoutes(app: FastifyInstance): Promise<void> {
   const { storage, config } = app.deps;
   const fileUrl = (key: string) => `${config.publicUrl}/v0/files/${key}`;
 
-  await ensurePresetSamples(storage);
+  // The preset samples are written on start; an unreachable bucket must not keep the API down, so a
+  // failure is logged and retried in the background until it succeeds.
+  let retry: NodeJS.Timeout | undefined;
+  const seedPresets = () =>
+    ensurePresetSamples(storage).catch((err) => {
+      app.log.warn({ err }, 'could not store the preset voice samples; retrying in 30 s');
+      retry = setTimeout(seedPresets, 30_000).unref();
+    });
+  await seedPresets();
+  app.addHook('onClose', async () => clearTimeout(retry));
   fileRoutes(app);
 
   // A deleted user's personal assistants, voices and files go with them; organization ones stay.
   const hook: UserDeletionHook = async (tx, userId) => {
-    const keys = await deletePersonalAssistantData(tx, userId);
-    if (keys.length === 0) return;
+    const { keys, voices } = await deletePersonalAssistantData(tx, userId);
+    if (keys.length === 0 && voices.length === 0) return;
     return async () => {
+      for (const voice of voices) await app.deps.voiceProviders(voice.provider as VoiceProvider).delete(voice.voice_id);
       for (const key of keys) await storage.delete(key);
     };
   };
@@ -297,6 +308,7 @@ export async function assistantsRoutes(app: FastifyInstance): Promise<void> {
         await discard(file.tempPath);
         throw error;
       }
+      let clonedId: string | null = null;
       try {
         const cloned = await deps.voiceProviders(provider).clone({
           name: fields.name,
@@ -305,6 +317,7 @@ export async function assistantsRoutes(app: FastifyInstance): Promise<void> {
           gender: fields.gender ?? null,
           sample: { key, contentType: file.type, size: file.size },
         });
+        clonedId = cloned.voiceId;
         const now = deps.now().toISOString();
         const row = await deps.db.transaction().execute(async (tx) => {
           if (cloned.keepSample) {
@@ -326,7 +339,9 @@ export async function assistantsRoutes(app: FastifyInstance): Promise<void> {
         if (!cloned.keepSample) await storage.delete(key);
         return { info: toVoice(row, fileUrl) };
       } catch (error) {
+        // Nothing half-made stays behind: neither the stored sample nor the voice at the provider.
         await storage.delete(key);
+        if (clonedId) await deps.voiceProviders(provider).delete(clonedId).catch(() => {});
         throw error;
       }
     },
@@ -350,7 +365,7 @@ export async function assistantsRoutes(app: FastifyInstance): Promise<void> {
       const preset = presetById(params.voice_id);
       if (preset && (!query.provider || query.provider === preset.provider)) throw forbidden('Preset voices cannot be deleted.');
       const sampleKey = await deps.db.transaction().execute(async (tx) => {
-        const voice = await findVoiceRow(tx, scope, params.voice_id, query.provider);
+        const voice = await findVoiceRow(tx, scope, params.voice_id, query.provider, deps.dialect === 'postgres' ? 'update' : undefined);
         if (!voice) throw notFound(ASSISTANT_MESSAGES.voiceNotFound);
         const users = await assistantsUsingVoice(tx, scope, voice.voice_id, voice.provider);
         if (users.length > 0) {
@@ -361,7 +376,7 @@ export async function assistantsRoutes(app: FastifyInstance): Promise<void> {
         if (voice.sample_key) await tx.deleteFrom('stored_files').where('key', '=', voice.sample_key).execute();
         return { key: voice.sample_key, voiceId: voice.voice_id, provider: voice.provider };
       });
-      await deps.voiceProviders(sampleKey.provider as never).delete(sampleKey.voiceId);
+      await deps.voiceProviders(sampleKey.provider as VoiceProvider).delete(sampleKey.voiceId);
       if (sampleKey.key) await storage.delete(sampleKey.key);
       return { info: ASSISTANT_MESSAGES.voiceDeleted };
     },

@@ -60,9 +60,10 @@ function infraChanges(row: Pick<AssistantRow, 'id' | 'first_name' | 'surname' | 
 }
 
 /** A voice the scope may use: one of its clones or a preset, with the provider it belongs to. */
-async function checkVoice(db: Conn, scope: Scope, voiceId: string, provider: VoiceProvider | undefined): Promise<VoiceProvider> {
+async function checkVoice(deps: Deps, tx: Conn, scope: Scope, voiceId: string, provider: VoiceProvider | undefined): Promise<VoiceProvider> {
   const preset = presetById(voiceId);
-  const actual = (preset?.provider ?? (await findVoiceRow(db, scope, voiceId))?.provider) as VoiceProvider | undefined;
+  const lock = deps.dialect === 'postgres' ? 'share' : undefined;
+  const actual = (preset?.provider ?? (await findVoiceRow(tx, scope, voiceId, undefined, lock))?.provider) as VoiceProvider | undefined;
   if (!actual) throw invalid(['body', 'voice_id'], `Voice ${voiceId} was not found among your voices (GET /v0/assistant/voice lists them).`);
   if (provider && provider !== actual) {
     throw invalid(['body', 'voice_id'], `Voice ${voiceId} belongs to provider ${actual}; send voice_provider "${actual}".`);
@@ -72,12 +73,13 @@ async function checkVoice(db: Conn, scope: Scope, voiceId: string, provider: Voi
 
 export async function createAssistant(deps: Deps, scope: Scope, input: CreateAssistantParsed): Promise<Assistant> {
   const provider = input.voice_provider ?? DEFAULT_ASSISTANT_VOICE_PROVIDER;
-  if (input.voice_id) await checkVoice(deps.db, scope, input.voice_id, provider);
   const account = await accountOf(deps.db, scope);
   const now = deps.now();
   const stamp = now.toISOString();
   const createInfra = input.create_infra ?? true;
   const row = await deps.db.transaction().execute(async (tx) => {
+    // In the transaction: the voice cannot be deleted before this assistant is committed.
+    if (input.voice_id) await checkVoice(deps, tx, scope, input.voice_id, provider);
     const id = await insertAssistant(tx, {
       user_id: scope.userId,
       organization_id: scope.organizationId,
@@ -149,8 +151,7 @@ export async function updateAssistantConfig(
       changes.voice_id = null;
       changes.voice_provider = null;
     } else {
-      changes.voice_id = input.voice_id;
-      changes.voice_provider = await checkVoice(deps.db, scope, input.voice_id, input.voice_provider ?? undefined);
+      changes.voice_id = input.voice_id; // voice_provider: checked in the transaction below
     }
   } else if (has('voice_provider') && input.voice_provider != null) {
     throw invalid(['body', 'voice_provider'], 'Send voice_id together with voice_provider (voice_id: null clears the voice).');
@@ -164,9 +165,14 @@ export async function updateAssistantConfig(
   const row = await deps.db.transaction().execute(async (tx) => {
     const current = await findAssistant(tx, scope, id);
     if (!current) throw notFound(ASSISTANT_MESSAGES.notFound);
+    if (changes.voice_id) changes.voice_provider = await checkVoice(deps, tx, scope, changes.voice_id, input.voice_provider ?? undefined);
     if (has('monthly_spending_cap') && current.organization_id === null && input.monthly_spending_cap != null) {
       // Read in the transaction: a concurrent lowering of the account limit is not overtaken.
-      const user = await tx.selectFrom('users').select('monthly_spending_cap_micros').where('id', '=', scope.userId).executeTakeFirst();
+      let capQuery = tx.selectFrom('users').select('monthly_spending_cap_micros').where('id', '=', scope.userId);
+      // PostgreSQL: lock the user row so a concurrent PUT /v0/user/spending-limit waits for this update
+      // (and then caps it) instead of both passing each other. SQLite transactions are serialized anyway.
+      if (deps.dialect === 'postgres') capQuery = capQuery.forUpdate();
+      const user = await capQuery.executeTakeFirst();
       const limit = user?.monthly_spending_cap_micros ?? null;
       if (limit !== null && changes.monthly_spending_cap_micros! > limit) {
         throw invalid(

@@ -53,6 +53,8 @@ export function listContexts(db: Conn, projectId: number, prefix?: string) {
     .selectFrom('contexts as c')
     .leftJoin('commits as h', 'h.id', 'c.head_commit_id')
     .select(['c.id', 'c.name', 'c.description', 'c.is_versioned', 'c.allow_duplicates', 'c.unique_keys', 'c.auto_counting', 'c.columns', 'c.created_at', 'h.hash as head_hash'])
+    // Rows changed since HEAD (the dashboard's "uncommitted changes" and the rollback warning).
+    .select((eb) => eb.selectFrom('pending_changes as p').select((e) => e.fn.countAll().as('n')).whereRef('p.context_id', '=', 'c.id').as('pending'))
     .where('c.project_id', '=', projectId);
   if (prefix) q = q.where(sql<string>`substr(c.name, 1, ${prefix.length})`, '=', prefix);
   return q.orderBy('c.name').execute();

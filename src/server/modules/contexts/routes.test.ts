@@ -111,6 +111,27 @@ describe('contexts', () => {
     expect((await call('GET', logs)).json().count).toBe(2);
   });
 
+  it('counts uncommitted changes per context: rows changed since HEAD, zero after a commit or a rollback', async () => {
+    const t = await makeTestApp();
+    const { call, logs } = await setup(t);
+    const pending = async () => (await call('GET', '/v0/project/demo/contexts')).json().find((c: { name: string }) => c.name === 'runs').uncommitted_changes;
+    expect(await pending()).toBe(0);
+    const { ids } = (await call('POST', logs, { entries: [{ v: 1 }, { v: 2 }] })).json();
+    expect(await pending()).toBe(2);
+    const A = (await call('POST', '/v0/project/demo/contexts/runs/commit', {})).json().commit_hash;
+    expect(await pending()).toBe(0);
+    await call('PATCH', `${logs}/${ids[0]}`, { entries: { v: 3 } });
+    await call('PATCH', `${logs}/${ids[0]}`, { entries: { v: 4 } });
+    await call('DELETE', `${logs}/${ids[1]}`);
+    expect(await pending()).toBe(2);
+    await call('POST', '/v0/project/demo/contexts/runs/rollback', { commit_hash: A });
+    expect(await pending()).toBe(0);
+    const plain = await call('POST', '/v0/project/demo/contexts', { name: 'plain' });
+    expect(plain.json().uncommitted_changes).toBe(0);
+    await call('POST', '/v0/project/demo/contexts/plain/logs', { entries: [{ v: 1 }] });
+    expect((await call('GET', '/v0/project/demo/contexts?prefix=plain')).json()[0].uncommitted_changes).toBe(0);
+  });
+
   it('rollback errors: unknown hash 400 with the spec wording, unknown context 404; commit on an unversioned context 400', async () => {
     const t = await makeTestApp();
     const { call } = await setup(t);

@@ -33,7 +33,7 @@ async function contextOr404(db: Conn, principal: Principal, projectName: string,
   return context;
 }
 
-function toContext(c: { name: string; description: string; is_versioned: number; allow_duplicates: number; unique_keys: string; auto_counting: string; created_at: string; head_hash: string | null }) {
+function toContext(c: { name: string; description: string; is_versioned: number; allow_duplicates: number; unique_keys: string; auto_counting: string; created_at: string; head_hash: string | null; pending?: number | string | bigint | null }) {
   const uniqueKeys = JSON.parse(c.unique_keys) as Record<string, string>;
   return {
     name: c.name,
@@ -44,6 +44,7 @@ function toContext(c: { name: string; description: string; is_versioned: number;
     unique_key_types: uniqueKeys,
     auto_counting: JSON.parse(c.auto_counting) as Record<string, string | null>,
     head_commit_hash: c.head_hash,
+    uncommitted_changes: Number(c.pending ?? 0),
     created_at: c.created_at,
   };
 }
