@@ -162,10 +162,25 @@ test.describe('assistants', () => {
     expect((await api.get(`/v0/assistant/${info.agent_id}`)).info).toMatchObject({ about: null, first_name: 'Capped', monthly_spending_cap: null });
   });
 
-  test('delete an assistant after confirming', async ({ page, roster }) => {
+  test('change the photo of a hired assistant, then delete it after confirming', async ({ page, roster }) => {
     const user = await roster.createUser({ name: 'Dora Deleter', credits: 20 });
     const { info } = await roster.api(user.api_key).post('/v0/assistant', { first_name: 'Temp', surname: 'Worker', create_infra: false });
     await signIn(page, user.api_key, `/assistants/${info.agent_id}`);
+    const photoSection = page.getByRole('region', { name: 'Photo' });
+    await expect(photoSection.getByText('No photo yet.')).toBeVisible();
+    await photoSection.getByLabel('Photo file').setInputFiles({ name: 'new.png', mimeType: 'image/png', buffer: pngImage(120, 240) });
+    await photoSection.getByRole('button', { name: 'Crop and upload' }).click();
+    await expect(photoSection.getByRole('img', { name: 'Photo of Temp Worker' })).toHaveAttribute('src', /\/v0\/files\//);
+    const attached = (await roster.api(user.api_key).get(`/v0/assistant/${info.agent_id}`)).info.profile_photo as string;
+    expect(attached).toMatch(/\/v0\/files\//);
+    // The crop is square whatever the source's shape.
+    const size = await page.evaluate(async (url) => {
+      const img = new Image();
+      img.src = url;
+      await img.decode();
+      return [img.naturalWidth, img.naturalHeight];
+    }, attached);
+    expect(size).toEqual([120, 120]);
     await page.getByRole('button', { name: 'Delete assistant' }).click();
     await page.getByRole('dialog', { name: 'Delete Temp Worker?' }).getByRole('button', { name: 'Delete assistant' }).click();
     await expect(page).toHaveURL(/\/assistants$/);
