@@ -82,7 +82,7 @@ const blankToNull = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? 
 const numberOrNull = (v: string | number) => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 
 /** What hiring costs against what the workspace holds, before anything is sent. */
-function CostSummary({ short, cost, balance, loading }: { short: boolean; cost?: number; balance?: number; loading: boolean }) {
+function CostSummary({ short, cost, balance, loading, organization }: { short: boolean; cost?: number; balance?: number; loading: boolean; organization: boolean }) {
   if (loading) return <Skeleton height={60} />;
   if (cost === undefined || balance === undefined) {
     return <Text size="sm">The cost could not be loaded; the server checks your balance when you hire.</Text>;
@@ -98,7 +98,7 @@ function CostSummary({ short, cost, balance, loading }: { short: boolean; cost?:
         </div>
         <div>
           <Text size="sm" c="dimmed">
-            Your balance
+            {organization ? 'Organization balance' : 'Your balance'}
           </Text>
           <Text fw={600}>{formatNumber(balance)} credits</Text>
         </div>
@@ -362,7 +362,7 @@ export function HireAssistantPage() {
                   Cost
                 </Text>
               </Group>
-              <CostSummary short={short} cost={cost} balance={balance} loading={pricing.isPending || credits.isPending} />
+              <CostSummary short={short} cost={cost} balance={balance} loading={pricing.isPending || credits.isPending} organization={me.data?.key.kind === 'organization'} />
               {errors.root?.server && (
                 <Alert color="red" role="alert" title={errors.root.server.type === 'credits' ? 'Not enough credits' : 'Could not hire'}>
                   {errors.root.server.message}
