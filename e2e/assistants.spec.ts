@@ -190,3 +190,22 @@ test.describe('assistants', () => {
     await checkA11y(page);
   });
 });
+
+test.describe('assistants for an organization viewer', () => {
+  test('a viewer sees the pages but cannot hire or clone, and is told why', async ({ page, roster }) => {
+    const owner = await roster.createUser({ name: 'Owen Owner' });
+    const viewer = await roster.createUser({ name: 'Vic Viewer' });
+    const org = await roster.createOrg({ ownerEmail: owner.email });
+    const added = await roster.api(org.api_key).post(`/v0/organizations/${org.organization_id}/members`, { user_id: viewer.user_id, role_id: 4 });
+    await signIn(page, added.api_key, '/assistants');
+    await expect(page.getByRole('heading', { name: 'No assistants yet' })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Hire an assistant' })).toBeDisabled();
+    await page.getByLabel('Your role lacks the assistant:write permission.').hover();
+    await expect(page.getByRole('tooltip')).toHaveText('Your role lacks the assistant:write permission.');
+    await checkA11y(page);
+    await page.goto('/assistants/voices');
+    await expect(page.getByRole('heading', { level: 1, name: 'Voices' })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Clone a voice' })).toBeDisabled();
+    await checkA11y(page);
+  });
+});

@@ -113,8 +113,14 @@ function CostSummary({ short, cost, balance, loading, organization }: { short: b
       </Group>
       {short && (
         <Alert color="yellow" icon={<IconAlertTriangle aria-hidden />} title="Not enough credits">
-          Hiring costs {formatNumber(cost)} credits and this workspace has {formatNumber(balance)}. Add at least {formatNumber(cost - balance)} credits (an operator can run{' '}
-          <Code style={{ whiteSpace: 'nowrap' }}>npm run roster -- credits add</Code>), then hire.
+          Hiring costs {formatNumber(cost)} credits and this workspace has {formatNumber(balance)}.{' '}
+          {organization ? (
+            <>Ask the operator of this Roster to add at least {formatNumber(cost - balance)} credits to the organization, then hire.</>
+          ) : (
+            <>
+              Add at least {formatNumber(cost - balance)} credits (an operator can run <Code style={{ whiteSpace: 'nowrap' }}>npm run roster -- credits add</Code>), then hire.
+            </>
+          )}
         </Alert>
       )}
     </Stack>

@@ -9,6 +9,7 @@ import { confirmDelete } from '../../../components/confirm-delete.tsx';
 import { EmptyState } from '../../../components/empty-state.tsx';
 import { ErrorAlert } from '../../../components/error-alert.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
+import { PermissionGate } from '../../../components/permission-gate.tsx';
 import { errorMessage } from '../../../lib/api-client.ts';
 import { missingPermission, useMe } from '../../../lib/use-me.ts';
 import { assistantQueries, useDeleteVoice, voiceInUseBy } from '../api.ts';
@@ -60,11 +61,11 @@ export function VoicesPage() {
   const cannotDelete = missingPermission(me.data, 'assistant:delete');
 
   const cloneButton = (
-    <Tooltip label={cannotWrite} disabled={!cannotWrite} withArrow>
+    <PermissionGate reason={cannotWrite}>
       <Button leftSection={<IconPlus size={16} aria-hidden />} onClick={open} disabled={!!cannotWrite}>
         Clone a voice
       </Button>
-    </Tooltip>
+    </PermissionGate>
   );
 
   const askDelete = (voice: Voice) =>
@@ -154,11 +155,13 @@ export function VoicesPage() {
                     <Table.Td>{voice.is_preset ? <Text c="dimmed">—</Text> : date.format(new Date(voice.created_at))}</Table.Td>
                     <Table.Td>
                       {!voice.is_preset && (
-                        <Tooltip label={cannotDelete ?? `Delete ${voice.name}`} withArrow>
-                          <ActionIcon variant="subtle" color="red" aria-label={`Delete ${voice.name}`} disabled={!!cannotDelete} onClick={() => askDelete(voice)}>
-                            <IconTrash size={16} aria-hidden />
-                          </ActionIcon>
-                        </Tooltip>
+                        <PermissionGate reason={cannotDelete}>
+                          <Tooltip label={`Delete ${voice.name}`} withArrow disabled={!!cannotDelete}>
+                            <ActionIcon variant="subtle" color="red" aria-label={`Delete ${voice.name}`} disabled={!!cannotDelete} onClick={() => askDelete(voice)}>
+                              <IconTrash size={16} aria-hidden />
+                            </ActionIcon>
+                          </Tooltip>
+                        </PermissionGate>
                       )}
                     </Table.Td>
                   </Table.Tr>
