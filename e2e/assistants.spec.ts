@@ -29,13 +29,16 @@ test.describe('assistants', () => {
     // The cost and the balance are on screen before anything is sent.
     await expect(page.getByText('50 credits', { exact: true })).toBeVisible();
     await expect(page.getByRole('button', { name: 'Hire for 10 credits' })).toBeEnabled();
-    // A bad value is caught by the shared schema before sending.
+    // Bad values are caught by the shared schema before sending, each on its field.
     await page.getByLabel('Assistant e-mail').fill('not-an-address');
+    await page.getByLabel('Weekly limit (hours)').fill('200');
     await page.getByRole('button', { name: 'Hire for 10 credits' }).click();
     await expect(page.getByLabel('Assistant e-mail')).toHaveAttribute('aria-invalid', 'true');
     await expect(page.getByText('Must be a valid e-mail address.')).toBeVisible();
+    await expect(page.getByText('Must be at most 168 hours (the hours in a week).')).toBeVisible();
     await checkA11y(page);
     await page.getByLabel('Assistant e-mail').fill('');
+    await page.getByLabel('Weekly limit (hours)').fill('20');
 
     // Photo: a text file named .png is refused in the browser; a real PNG is cropped and uploaded.
     await page.getByLabel('Photo file').setInputFiles({ name: 'fake.png', mimeType: 'image/png', buffer: Buffer.from('not really a picture') });

@@ -205,7 +205,7 @@ export function HireAssistantPage() {
                 control={form.control}
                 name="age"
                 render={({ field }) => (
-                  <NumberInput label="Age" min={AGE_MIN} max={AGE_MAX} allowDecimal={false} value={field.value ?? ''} onChange={(v) => field.onChange(numberOrNull(v))} onBlur={field.onBlur} error={msg('age')} />
+                  <NumberInput clampBehavior="none" label="Age" min={AGE_MIN} max={AGE_MAX} allowDecimal={false} value={field.value ?? ''} onChange={(v) => field.onChange(numberOrNull(v))} onBlur={field.onBlur} error={msg('age')} />
                 )}
               />
             </SimpleGrid>
@@ -219,6 +219,7 @@ export function HireAssistantPage() {
                 name="weekly_limit"
                 render={({ field }) => (
                   <NumberInput
+                    clampBehavior="none"
                     label="Weekly limit (hours)"
                     description={`${WEEKLY_LIMIT_MIN}–${WEEKLY_LIMIT_MAX} hours; empty for no limit.`}
                     min={WEEKLY_LIMIT_MIN}
@@ -237,6 +238,7 @@ export function HireAssistantPage() {
                 name="max_parallel"
                 render={({ field }) => (
                   <NumberInput
+                    clampBehavior="none"
                     label="Maximum parallel tasks"
                     description={`${MAX_PARALLEL_MIN}–${MAX_PARALLEL_MAX}.`}
                     min={MAX_PARALLEL_MIN}
