@@ -195,7 +195,7 @@ test.describe('assistants', () => {
 });
 
 test.describe('assistants for an organization viewer', () => {
-  test('a viewer sees the pages but cannot hire or clone, and is told why', async ({ page, roster }) => {
+  test('a viewer sees the pages and plays samples but cannot hire or clone, and is told why', async ({ page, roster }) => {
     const owner = await roster.createUser({ name: 'Owen Owner' });
     const viewer = await roster.createUser({ name: 'Vic Viewer' });
     const org = await roster.createOrg({ ownerEmail: owner.email });
@@ -210,5 +210,14 @@ test.describe('assistants for an organization viewer', () => {
     await expect(page.getByRole('heading', { level: 1, name: 'Voices' })).toBeVisible();
     await expect(page.getByRole('button', { name: 'Clone a voice' })).toBeDisabled();
     await checkA11y(page);
+    // Listening needs no permission; one sample plays at a time.
+    await page.getByRole('button', { name: 'Play Aria' }).click();
+    await expect(page.getByRole('button', { name: 'Pause Aria' })).toBeVisible();
+    await page.getByRole('button', { name: 'Play Roger' }).click();
+    await expect(page.getByRole('button', { name: 'Pause Roger' })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Play Aria' })).toBeVisible();
+    await page.getByRole('button', { name: 'Pause Roger' }).click();
+    await expect(page.getByRole('button', { name: 'Play Roger' })).toBeVisible();
+    await expect(page.getByText(/could not be played/)).toHaveCount(0);
   });
 });
