@@ -21,7 +21,7 @@ test.describe('assistants', () => {
     await page.getByLabel('Surname').fill(surname);
     await page.getByLabel('Age', { exact: true }).fill('36');
     await page.getByLabel('About', { exact: true }).fill('Writes the first programs.');
-    await page.getByLabel('Weekly limit (hours)').fill('200');
+    await page.getByLabel('Weekly limit (hours)').fill('20');
     await page.getByLabel('Maximum parallel tasks').fill('3');
     await page.getByRole('combobox', { name: 'Time zone' }).fill('berlin');
     await page.getByRole('option', { name: /^Europe\/Berlin/ }).click();
@@ -29,9 +29,15 @@ test.describe('assistants', () => {
     // The cost and the balance are on screen before anything is sent.
     await expect(page.getByText('50 credits', { exact: true })).toBeVisible();
     await expect(page.getByRole('button', { name: 'Hire for 10 credits' })).toBeEnabled();
-    // An out-of-range value is caught by the shared schema before sending.
+    // Bad values are caught by the shared schema before sending, each on its field.
+    await page.getByLabel('Assistant e-mail').fill('not-an-address');
+    await page.getByLabel('Weekly limit (hours)').fill('200');
     await page.getByRole('button', { name: 'Hire for 10 credits' }).click();
+    await expect(page.getByLabel('Assistant e-mail')).toHaveAttribute('aria-invalid', 'true');
+    await expect(page.getByText('Must be a valid e-mail address.')).toBeVisible();
     await expect(page.getByText('Must be at most 168 hours (the hours in a week).')).toBeVisible();
+    await checkA11y(page);
+    await page.getByLabel('Assistant e-mail').fill('');
     await page.getByLabel('Weekly limit (hours)').fill('20');
 
     // Photo: a text file named .png is refused in the browser; a real PNG is cropped and uploaded.
@@ -159,15 +165,59 @@ test.describe('assistants', () => {
     expect((await api.get(`/v0/assistant/${info.agent_id}`)).info).toMatchObject({ about: null, first_name: 'Capped', monthly_spending_cap: null });
   });
 
-  test('delete an assistant after confirming', async ({ page, roster }) => {
+  test('change the photo of a hired assistant, then delete it after confirming', async ({ page, roster }) => {
     const user = await roster.createUser({ name: 'Dora Deleter', credits: 20 });
     const { info } = await roster.api(user.api_key).post('/v0/assistant', { first_name: 'Temp', surname: 'Worker', create_infra: false });
     await signIn(page, user.api_key, `/assistants/${info.agent_id}`);
+    const photoSection = page.getByRole('region', { name: 'Photo' });
+    await expect(photoSection.getByText('No photo yet.')).toBeVisible();
+    await photoSection.getByLabel('Photo file').setInputFiles({ name: 'new.png', mimeType: 'image/png', buffer: pngImage(120, 240) });
+    await photoSection.getByRole('button', { name: 'Crop and upload' }).click();
+    await expect(photoSection.getByRole('img', { name: 'Photo of Temp Worker' })).toHaveAttribute('src', /\/v0\/files\//);
+    const attached = (await roster.api(user.api_key).get(`/v0/assistant/${info.agent_id}`)).info.profile_photo as string;
+    expect(attached).toMatch(/\/v0\/files\//);
+    // The crop is square whatever the source's shape.
+    const size = await page.evaluate(async (url) => {
+      const img = new Image();
+      img.src = url;
+      await img.decode();
+      return [img.naturalWidth, img.naturalHeight];
+    }, attached);
+    expect(size).toEqual([120, 120]);
     await page.getByRole('button', { name: 'Delete assistant' }).click();
     await page.getByRole('dialog', { name: 'Delete Temp Worker?' }).getByRole('button', { name: 'Delete assistant' }).click();
     await expect(page).toHaveURL(/\/assistants$/);
     await expect(page.getByRole('heading', { name: 'No assistants yet' })).toBeVisible();
     await page.goto(`/assistants/${info.agent_id}`);
     await expect(page.getByRole('heading', { name: 'Assistant not found' })).toBeVisible();
+    await checkA11y(page);
+  });
+});
+
+test.describe('assistants for an organization viewer', () => {
+  test('a viewer sees the pages and plays samples but cannot hire or clone, and is told why', async ({ page, roster }) => {
+    const owner = await roster.createUser({ name: 'Owen Owner' });
+    const viewer = await roster.createUser({ name: 'Vic Viewer' });
+    const org = await roster.createOrg({ ownerEmail: owner.email });
+    const added = await roster.api(org.api_key).post(`/v0/organizations/${org.organization_id}/members`, { user_id: viewer.user_id, role_id: 4 });
+    await signIn(page, added.api_key, '/assistants');
+    await expect(page.getByRole('heading', { name: 'No assistants yet' })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Hire an assistant' })).toBeDisabled();
+    await page.getByLabel('Your role lacks the assistant:write permission.').hover();
+    await expect(page.getByRole('tooltip')).toHaveText('Your role lacks the assistant:write permission.');
+    await checkA11y(page);
+    await page.goto('/assistants/voices');
+    await expect(page.getByRole('heading', { level: 1, name: 'Voices' })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Clone a voice' })).toBeDisabled();
+    await checkA11y(page);
+    // Listening needs no permission; one sample plays at a time.
+    await page.getByRole('button', { name: 'Play Aria' }).click();
+    await expect(page.getByRole('button', { name: 'Pause Aria' })).toBeVisible();
+    await page.getByRole('button', { name: 'Play Roger' }).click();
+    await expect(page.getByRole('button', { name: 'Pause Roger' })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Play Aria' })).toBeVisible();
+    await page.getByRole('button', { name: 'Pause Roger' }).click();
+    await expect(page.getByRole('button', { name: 'Play Roger' })).toBeVisible();
+    await expect(page.getByText(/could not be played/)).toHaveCount(0);
   });
 });

@@ -11,7 +11,7 @@ export const theme = createTheme({
     // Light alerts colour their title with the alert colour (yellow on pale yellow is 1.6:1); body text colour reads everywhere.
     Alert: Alert.extend({ styles: { title: { color: 'var(--mantine-color-text)' } } }),
     // The close button of every notification needs a name (axe button-name).
-    Notification: Notification.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close notification' } } }),
+    Notification: Notification.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Dismiss notification' } } }),
   },
 });
 
@@ -19,6 +19,14 @@ export const theme = createTheme({
 export const cssVariablesResolver: CSSVariablesResolver = (t) => ({
   variables: {},
   // Error text: red.6 is 3.3:1 on white; red.9 and, on dark, red.4 pass AA.
-  light: { '--mantine-color-dimmed': t.colors.gray[7], '--mantine-color-error': t.colors.red[9] },
+  // Light/subtle variants (the active nav link, subtle and light buttons): hovered, their blue text sat
+  // on blue.2 at 4.0:1. Text blue.9 on tints no darker than blue.1 stays above 4.5:1.
+  light: {
+    '--mantine-color-dimmed': t.colors.gray[7],
+    '--mantine-color-error': t.colors.red[9],
+    '--mantine-color-blue-light': t.colors.blue[0],
+    '--mantine-color-blue-light-hover': t.colors.blue[1],
+    '--mantine-color-blue-light-color': t.colors.blue[9],
+  },
   dark: { '--mantine-color-dimmed': t.colors.dark[1], '--mantine-color-error': t.colors.red[4] },
 });

@@ -37,7 +37,7 @@ function options(): { group: string; items: ComboboxItem[] }[] {
 }
 
 /** Every word typed must appear in the label or the IANA name: "york new", "berlin", "utc+05", "los_angeles". */
-const filter: OptionsFilter = ({ options: all, search }) => {
+export const timeZoneFilter: OptionsFilter = ({ options: all, search }) => {
   const words = search.toLowerCase().replaceAll('_', ' ').split(/\s+/).filter(Boolean);
   const matches = (item: ComboboxItem) => {
     const hay = `${item.label} ${item.value}`.toLowerCase().replaceAll('_', ' ');
@@ -66,5 +66,5 @@ export function TimezoneSelect(props: Omit<SelectProps, 'data' | 'filter'>) {
     () => (value && !base.some((g) => g.items.some((i) => i.value === value)) ? [...base, { group: 'Saved', items: [{ value, label: timeZoneLabel(value) }] }] : base),
     [base, value],
   );
-  return <Select searchable nothingFoundMessage="No time zone matches" maxDropdownHeight={300} {...props} data={data} filter={filter} />;
+  return <Select searchable nothingFoundMessage="No time zone matches" maxDropdownHeight={300} clearButtonProps={{ 'aria-label': 'Clear time zone' }} {...props} data={data} filter={timeZoneFilter} />;
 }

@@ -33,3 +33,16 @@ export function matchesSearch(a: Assistant, search: string, voice: string | null
   const hay = [a.first_name, a.surname, a.about, a.email, a.timezone, a.region, voice, a.agent_id].filter(Boolean).join(' ').toLowerCase();
   return words.every((w) => hay.includes(w));
 }
+
+let languages: Intl.DisplayNames | null = null;
+/** "English (en)" for a language code; anything the browser cannot name is shown as given. */
+export function languageName(code: string | null): string | null {
+  if (!code) return null;
+  try {
+    languages ??= new Intl.DisplayNames([navigator.language || 'en', 'en'], { type: 'language' });
+    const label = languages.of(code);
+    return label && label.toLowerCase() !== code.toLowerCase() ? `${label} (${code})` : code;
+  } catch {
+    return code;
+  }
+}

@@ -99,6 +99,7 @@ export function CloneVoiceModal({ opened, onClose, onCloned }: { opened: boolean
                   label="Gender"
                   placeholder="Not set"
                   clearable
+                  clearButtonProps={{ 'aria-label': 'Clear gender' }}
                   data={['female', 'male', 'neutral']}
                   value={field.value}
                   onChange={field.onChange}
@@ -126,7 +127,10 @@ export function CloneVoiceModal({ opened, onClose, onCloned }: { opened: boolean
           <Textarea label="Description" autosize minRows={2} maxRows={4} error={errors.description?.message} {...form.register('description', { setValueAs: blankToNull })} />
           <div>
             <Text size="sm" fw={500} mb={4}>
-              Voice sample <span aria-hidden>*</span>
+              Voice sample{' '}
+              <Text span c="var(--mantine-color-error)" aria-hidden>
+                *
+              </Text>
             </Text>
             <VoiceSampleInput
               value={sample}

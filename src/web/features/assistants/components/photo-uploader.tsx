@@ -71,9 +71,7 @@ export function PhotoUploader({
   return (
     <Stack gap="sm">
       <Group gap="md" align="center">
-        <Avatar src={currentUrl ?? null} alt={currentUrl ? `Photo of ${name}` : undefined} size={72} radius="xl">
-          {name.slice(0, 1).toUpperCase() || '?'}
-        </Avatar>
+        <Avatar src={currentUrl ?? null} alt={currentUrl ? `Photo of ${name || 'the new assistant'}` : undefined} size={72} radius="xl" color="initials" name={name || undefined} />
         <Text size="sm" c="dimmed">
           {currentUrl ? 'Current photo.' : 'No photo yet.'} {PHOTO_RULE.kinds}, at most {formatBytes(PHOTO_RULE.maxBytes)}; cropped to a square.
         </Text>
@@ -109,7 +107,7 @@ export function PhotoUploader({
       )}
       {step.kind === 'pick' && currentUrl && onRemove && (
         <Group>
-          <Button variant="subtle" size="xs" onClick={onRemove}>
+          <Button variant="default" size="xs" onClick={onRemove}>
             Remove photo
           </Button>
         </Group>

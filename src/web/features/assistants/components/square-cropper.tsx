@@ -174,8 +174,8 @@ export function SquareCropper({
         />
       </Box>
       <Box w={VIEW}>
-        <Text size="sm" mb={4} aria-hidden>
-          Zoom
+        <Text size="sm" mb={6} aria-hidden>
+          Zoom {zoom.toFixed(1)}×
         </Text>
         <Slider
           min={1}
@@ -184,7 +184,7 @@ export function SquareCropper({
           value={zoom}
           onChange={changeZoom}
           thumbLabel="Zoom"
-          label={(v) => `${v.toFixed(1)}×`}
+          label={null}
           disabled={!natural}
         />
       </Box>

@@ -8,7 +8,7 @@ export function UploadProgress({ label, fraction, onCancel }: { label: string; f
       <Group justify="space-between" gap="xs">
         <Text size="sm">{percent >= 100 ? `${label}: processing…` : `${label}: ${percent}%`}</Text>
         {onCancel && percent < 100 && (
-          <Button size="compact-xs" variant="subtle" onClick={onCancel}>
+          <Button size="compact-xs" variant="default" onClick={onCancel}>
             Cancel upload
           </Button>
         )}

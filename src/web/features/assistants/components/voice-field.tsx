@@ -52,6 +52,7 @@ export function VoiceField({
           value={value}
           onChange={(id) => onChange(list.find((v) => v.voice_id === id) ?? null)}
           clearable
+          clearButtonProps={{ 'aria-label': 'Remove the voice' }}
           searchable
           nothingFoundMessage="No voice matches"
           error={error}
@@ -61,7 +62,7 @@ export function VoiceField({
       </Group>
       {canClone && (
         <Group gap="xs">
-          <Button variant="subtle" size="xs" leftSection={<IconPlus size={14} aria-hidden />} onClick={open}>
+          <Button variant="default" size="xs" leftSection={<IconPlus size={14} aria-hidden />} onClick={open}>
             Clone a new voice
           </Button>
           <Text size="xs" c="dimmed">

@@ -182,7 +182,7 @@ export function VoiceSampleInput({ value, onChange, error: fieldError }: { value
           </Text>
           <Group gap="sm" wrap="nowrap">
             <audio controls src={previewUrl} aria-label="Play the voice sample" style={{ maxWidth: '100%' }} />
-            <Button variant="subtle" size="xs" onClick={() => onChange(null)}>
+            <Button variant="default" size="xs" onClick={() => onChange(null)}>
               Remove sample
             </Button>
           </Group>

@@ -143,7 +143,7 @@ function ConfigForm({ assistant, canWrite }: { assistant: Assistant; canWrite: b
                 control={form.control}
                 name="age"
                 render={({ field }) => (
-                  <NumberInput label="Age" min={AGE_MIN} max={AGE_MAX} allowDecimal={false} value={field.value ?? ''} onChange={(v) => field.onChange(numberOrNull(v))} onBlur={field.onBlur} error={msg('age')} />
+                  <NumberInput clampBehavior="none" label="Age" min={AGE_MIN} max={AGE_MAX} allowDecimal={false} value={field.value ?? ''} onChange={(v) => field.onChange(numberOrNull(v))} onBlur={field.onBlur} error={msg('age')} />
                 )}
               />
               <TextInput label="Nationality" error={msg('nationality')} {...text('nationality')} />
@@ -158,6 +158,7 @@ function ConfigForm({ assistant, canWrite }: { assistant: Assistant; canWrite: b
                 name="weekly_limit"
                 render={({ field }) => (
                   <NumberInput
+                    clampBehavior="none"
                     label="Weekly limit (hours)"
                     description={`${WEEKLY_LIMIT_MIN}–${WEEKLY_LIMIT_MAX}; empty for no limit.`}
                     min={WEEKLY_LIMIT_MIN}
@@ -176,6 +177,7 @@ function ConfigForm({ assistant, canWrite }: { assistant: Assistant; canWrite: b
                 name="max_parallel"
                 render={({ field }) => (
                   <NumberInput
+                    clampBehavior="none"
                     label="Maximum parallel tasks"
                     description={`${MAX_PARALLEL_MIN}–${MAX_PARALLEL_MAX}.`}
                     min={MAX_PARALLEL_MIN}
@@ -216,6 +218,7 @@ function ConfigForm({ assistant, canWrite }: { assistant: Assistant; canWrite: b
               name="monthly_spending_cap"
               render={({ field }) => (
                 <NumberInput
+                  clampBehavior="none"
                   label="Monthly spending cap (USD)"
                   description={capHint}
                   min={0}
@@ -244,6 +247,7 @@ function ConfigForm({ assistant, canWrite }: { assistant: Assistant; canWrite: b
                     description="Operating system of its virtual desktop."
                     placeholder="Not set"
                     clearable
+                    clearButtonProps={{ 'aria-label': 'Clear desktop mode' }}
                     data={DESKTOP_SYSTEMS.map((d) => ({ value: d, label: DESKTOP_LABELS[d] ?? d }))}
                     value={field.value}
                     onChange={field.onChange}
@@ -257,6 +261,7 @@ function ConfigForm({ assistant, canWrite }: { assistant: Assistant; canWrite: b
                 name="user_desktop_id"
                 render={({ field }) => (
                   <NumberInput
+                    clampBehavior="none"
                     label="Your desktop id"
                     description="A registered desktop of yours to assign; empty for none."
                     min={1}
@@ -369,7 +374,7 @@ export function AssistantPage() {
         <PageHeader title="Assistant not found" />
         <Alert color="yellow" title="No such assistant here">
           It may have been deleted, or it belongs to another workspace.{' '}
-          <Anchor component={Link} to="/assistants" underline="always">
+          <Anchor component={Link} to="/assistants" underline="always" c="var(--mantine-color-text)" fw={600}>
             See your assistants
           </Anchor>
         </Alert>
@@ -452,7 +457,7 @@ export function AssistantPage() {
         {!canWrite && <Alert color="gray">Your role can view this assistant but not change it.</Alert>}
         <ConfigForm key={a.agent_id} assistant={a} canWrite={canWrite} />
 
-        <Paper withBorder radius="md" p="lg" component="section" aria-labelledby="danger-title" style={{ borderColor: 'var(--mantine-color-red-outline)' }}>
+        <Paper withBorder radius="md" p="lg" component="section" aria-labelledby="danger-title" style={{ borderColor: 'var(--mantine-color-red-filled)' }}>
           <Group justify="space-between">
             <div>
               <Title order={2} size="h4" id="danger-title">

@@ -1,4 +1,4 @@
-import { Anchor, Avatar, Button, Group, Skeleton, Stack, Table, Text, TextInput, Tooltip } from '@mantine/core';
+import { Anchor, Avatar, Button, Group, Skeleton, Stack, Table, Text, TextInput } from '@mantine/core';
 import { IconMicrophone, IconRobot, IconSearch, IconUserPlus } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useSearchParams } from 'react-router';
@@ -6,6 +6,7 @@ import { assistantDisplayName } from '../../../../shared/assistants.ts';
 import { EmptyState } from '../../../components/empty-state.tsx';
 import { ErrorAlert } from '../../../components/error-alert.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
+import { PermissionGate } from '../../../components/permission-gate.tsx';
 import { missingPermission, useMe } from '../../../lib/use-me.ts';
 import { assistantQueries } from '../api.ts';
 import { hoursPerWeek, initials, matchesSearch, parallelTasks, voiceName } from '../format.ts';
@@ -51,12 +52,17 @@ export function AssistantsPage() {
   const search = params.get('q') ?? '';
   const cannotHire = missingPermission(me.data, 'assistant:write');
 
-  const hireButton = (
-    <Tooltip label={cannotHire} disabled={!cannotHire} withArrow>
-      <Button component={Link} to="/assistants/new" leftSection={<IconUserPlus size={16} aria-hidden />} disabled={!!cannotHire} onClick={(e) => cannotHire && e.preventDefault()}>
+  // Without the permission it is a disabled button (not a link), with the reason on hover and focus.
+  const hireButton = cannotHire ? (
+    <PermissionGate reason={cannotHire}>
+      <Button leftSection={<IconUserPlus size={16} aria-hidden />} disabled>
         Hire an assistant
       </Button>
-    </Tooltip>
+    </PermissionGate>
+  ) : (
+    <Button component={Link} to="/assistants/new" leftSection={<IconUserPlus size={16} aria-hidden />}>
+      Hire an assistant
+    </Button>
   );
 
   let content;

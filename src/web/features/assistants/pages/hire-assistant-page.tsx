@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Accordion, Alert, Button, Group, NumberInput, Paper, Select, SimpleGrid, Skeleton, Stack, Switch, Text, Textarea, TextInput } from '@mantine/core';
+import { Accordion, Alert, Button, Code, Group, NumberInput, Paper, Select, SimpleGrid, Skeleton, Stack, Switch, Text, Textarea, TextInput } from '@mantine/core';
 import { IconAlertTriangle, IconCoins } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { Controller, useForm, type Resolver } from 'react-hook-form';
@@ -82,7 +82,7 @@ const blankToNull = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? 
 const numberOrNull = (v: string | number) => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 
 /** What hiring costs against what the workspace holds, before anything is sent. */
-function CostSummary({ short, cost, balance, loading }: { short: boolean; cost?: number; balance?: number; loading: boolean }) {
+function CostSummary({ short, cost, balance, loading, organization }: { short: boolean; cost?: number; balance?: number; loading: boolean; organization: boolean }) {
   if (loading) return <Skeleton height={60} />;
   if (cost === undefined || balance === undefined) {
     return <Text size="sm">The cost could not be loaded; the server checks your balance when you hire.</Text>;
@@ -98,7 +98,7 @@ function CostSummary({ short, cost, balance, loading }: { short: boolean; cost?:
         </div>
         <div>
           <Text size="sm" c="dimmed">
-            Your balance
+            {organization ? 'Organization balance' : 'Your balance'}
           </Text>
           <Text fw={600}>{formatNumber(balance)} credits</Text>
         </div>
@@ -113,8 +113,14 @@ function CostSummary({ short, cost, balance, loading }: { short: boolean; cost?:
       </Group>
       {short && (
         <Alert color="yellow" icon={<IconAlertTriangle aria-hidden />} title="Not enough credits">
-          Hiring costs {formatNumber(cost)} credits and this workspace has {formatNumber(balance)}. Add at least {formatNumber(cost - balance)} credits (an operator can run{' '}
-          <code>npm run roster -- credits add</code>), then hire.
+          Hiring costs {formatNumber(cost)} credits and this workspace has {formatNumber(balance)}.{' '}
+          {organization ? (
+            <>Ask the operator of this Roster to add at least {formatNumber(cost - balance)} credits to the organization, then hire.</>
+          ) : (
+            <>
+              Add at least {formatNumber(cost - balance)} credits (an operator can run <Code style={{ whiteSpace: 'nowrap' }}>npm run roster -- credits add</Code>), then hire.
+            </>
+          )}
         </Alert>
       )}
     </Stack>
@@ -157,7 +163,7 @@ export function HireAssistantPage() {
   const cost = pricing.data?.assistant_cost;
   const balance = credits.data?.credits;
   const short = cost !== undefined && balance !== undefined && balance < cost;
-  const name = [form.watch('first_name'), form.watch('surname')].filter(Boolean).join(' ') || 'the new assistant';
+  const name = [form.watch('first_name'), form.watch('surname')].filter(Boolean).join(' ');
 
   const submit = form.handleSubmit(async (values) => {
     try {
@@ -199,7 +205,7 @@ export function HireAssistantPage() {
                 control={form.control}
                 name="age"
                 render={({ field }) => (
-                  <NumberInput label="Age" min={AGE_MIN} max={AGE_MAX} allowDecimal={false} value={field.value ?? ''} onChange={(v) => field.onChange(numberOrNull(v))} onBlur={field.onBlur} error={msg('age')} />
+                  <NumberInput clampBehavior="none" label="Age" min={AGE_MIN} max={AGE_MAX} allowDecimal={false} value={field.value ?? ''} onChange={(v) => field.onChange(numberOrNull(v))} onBlur={field.onBlur} error={msg('age')} />
                 )}
               />
             </SimpleGrid>
@@ -213,6 +219,7 @@ export function HireAssistantPage() {
                 name="weekly_limit"
                 render={({ field }) => (
                   <NumberInput
+                    clampBehavior="none"
                     label="Weekly limit (hours)"
                     description={`${WEEKLY_LIMIT_MIN}–${WEEKLY_LIMIT_MAX} hours; empty for no limit.`}
                     min={WEEKLY_LIMIT_MIN}
@@ -231,6 +238,7 @@ export function HireAssistantPage() {
                 name="max_parallel"
                 render={({ field }) => (
                   <NumberInput
+                    clampBehavior="none"
                     label="Maximum parallel tasks"
                     description={`${MAX_PARALLEL_MIN}–${MAX_PARALLEL_MAX}.`}
                     min={MAX_PARALLEL_MIN}
@@ -317,6 +325,7 @@ export function HireAssistantPage() {
                             label="Your desktop system"
                             placeholder="Not set"
                             clearable
+                            clearButtonProps={{ 'aria-label': 'Clear desktop system' }}
                             data={DESKTOP_SYSTEMS.map((d) => ({ value: d, label: DESKTOP_LABELS[d] ?? d }))}
                             value={field.value}
                             onChange={field.onChange}
@@ -361,7 +370,7 @@ export function HireAssistantPage() {
                   Cost
                 </Text>
               </Group>
-              <CostSummary short={short} cost={cost} balance={balance} loading={pricing.isPending || credits.isPending} />
+              <CostSummary short={short} cost={cost} balance={balance} loading={pricing.isPending || credits.isPending} organization={me.data?.key.kind === 'organization'} />
               {errors.root?.server && (
                 <Alert color="red" role="alert" title={errors.root.server.type === 'credits' ? 'Not enough credits' : 'Could not hire'}>
                   {errors.root.server.message}

@@ -9,10 +9,12 @@ import { confirmDelete } from '../../../components/confirm-delete.tsx';
 import { EmptyState } from '../../../components/empty-state.tsx';
 import { ErrorAlert } from '../../../components/error-alert.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
+import { PermissionGate } from '../../../components/permission-gate.tsx';
 import { errorMessage } from '../../../lib/api-client.ts';
 import { missingPermission, useMe } from '../../../lib/use-me.ts';
 import { assistantQueries, useDeleteVoice, voiceInUseBy } from '../api.ts';
 import { CloneVoiceModal, PROVIDER_LABELS } from '../components/clone-voice-modal.tsx';
+import { languageName } from '../format.ts';
 import { VoicePlayButton } from '../components/voice-play-button.tsx';
 
 const date = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
@@ -32,7 +34,8 @@ function DeleteProblem({ problem, onClose }: { problem: Problem; onClose: () => 
             <List size="sm">
               {inUseBy.map((a) => (
                 <List.Item key={a.agent_id}>
-                  <Anchor component={Link} to={`/assistants/${a.agent_id}#voice`} underline="always">
+                  {/* Text colour: the link blue fails contrast on the orange tint. */}
+                  <Anchor component={Link} to={`/assistants/${a.agent_id}#voice`} underline="always" c="var(--mantine-color-text)" fw={600}>
                     {a.name}
                   </Anchor>
                 </List.Item>
@@ -58,11 +61,11 @@ export function VoicesPage() {
   const cannotDelete = missingPermission(me.data, 'assistant:delete');
 
   const cloneButton = (
-    <Tooltip label={cannotWrite} disabled={!cannotWrite} withArrow>
+    <PermissionGate reason={cannotWrite}>
       <Button leftSection={<IconPlus size={16} aria-hidden />} onClick={open} disabled={!!cannotWrite}>
         Clone a voice
       </Button>
-    </Tooltip>
+    </PermissionGate>
   );
 
   const askDelete = (voice: Voice) =>
@@ -93,7 +96,7 @@ export function VoicesPage() {
   else {
     const words = search.toLowerCase().split(/\s+/).filter(Boolean);
     const shown = voices.data.filter((v) => {
-      const hay = [v.name, v.language, v.gender, v.description, v.provider].filter(Boolean).join(' ').toLowerCase();
+      const hay = [v.name, languageName(v.language), v.gender, v.description, v.provider].filter(Boolean).join(' ').toLowerCase();
       return words.every((w) => hay.includes(w));
     });
     content = (
@@ -141,7 +144,7 @@ export function VoicesPage() {
                         </Text>
                       )}
                     </Table.Td>
-                    <Table.Td>{voice.language ?? <Text c="dimmed">—</Text>}</Table.Td>
+                    <Table.Td>{languageName(voice.language) ?? <Text c="dimmed">—</Text>}</Table.Td>
                     <Table.Td>{voice.gender ?? <Text c="dimmed">—</Text>}</Table.Td>
                     <Table.Td>{PROVIDER_LABELS[voice.provider] ?? voice.provider}</Table.Td>
                     <Table.Td>
@@ -152,11 +155,13 @@ export function VoicesPage() {
                     <Table.Td>{voice.is_preset ? <Text c="dimmed">—</Text> : date.format(new Date(voice.created_at))}</Table.Td>
                     <Table.Td>
                       {!voice.is_preset && (
-                        <Tooltip label={cannotDelete ?? `Delete ${voice.name}`} withArrow>
-                          <ActionIcon variant="subtle" color="red" aria-label={`Delete ${voice.name}`} disabled={!!cannotDelete} onClick={() => askDelete(voice)}>
-                            <IconTrash size={16} aria-hidden />
-                          </ActionIcon>
-                        </Tooltip>
+                        <PermissionGate reason={cannotDelete}>
+                          <Tooltip label={`Delete ${voice.name}`} withArrow disabled={!!cannotDelete}>
+                            <ActionIcon variant="subtle" color="red" aria-label={`Delete ${voice.name}`} disabled={!!cannotDelete} onClick={() => askDelete(voice)}>
+                              <IconTrash size={16} aria-hidden />
+                            </ActionIcon>
+                          </Tooltip>
+                        </PermissionGate>
                       )}
                     </Table.Td>
                   </Table.Tr>

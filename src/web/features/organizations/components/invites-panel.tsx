@@ -12,7 +12,7 @@ import { missingPermission, type Me } from '../../../lib/use-me.ts';
 import type { Invite } from '../../../../shared/invites.ts';
 import { inviteLink, orgQueries, useCancelInvite, useInvite } from '../api.ts';
 import { ASSIGNABLE_ROLES } from './members-panel.tsx';
-import { PermissionGate } from './permission-gate.tsx';
+import { PermissionGate } from '../../../components/permission-gate.tsx';
 import { timeLeft } from '../format.ts';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;

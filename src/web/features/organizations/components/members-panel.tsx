@@ -10,7 +10,7 @@ import { SecretReveal } from '../../../components/secret-reveal.tsx';
 import { errorMessage } from '../../../lib/api-client.ts';
 import { missingPermission, type Me } from '../../../lib/use-me.ts';
 import { orgQueries, useAddMember, useChangeRole, useRemoveMember } from '../api.ts';
-import { PermissionGate } from './permission-gate.tsx';
+import { PermissionGate } from '../../../components/permission-gate.tsx';
 
 export const ASSIGNABLE_ROLES = [
   { value: '2', label: 'Admin' },
