@@ -8,7 +8,7 @@ import { ErrorAlert } from '../../../components/error-alert.tsx';
 import { DIFF_ROW_LIMIT, projectQueries } from '../api.ts';
 import { columnsOf, diffRows, diffSummary, formatValue, plural, shortHash } from '../model.ts';
 import { CommitGraph, formatTime } from './commit-graph.tsx';
-import { PermissionGate } from '../../organizations/components/permission-gate.tsx';
+import { PermissionGate } from '../../../components/permission-gate.tsx';
 import { RollbackModal } from './rollback-modal.tsx';
 import { RowsTable } from './rows-table.tsx';
 

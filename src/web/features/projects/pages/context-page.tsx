@@ -10,7 +10,7 @@ import { ErrorAlert } from '../../../components/error-alert.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
 import { errorMessage } from '../../../lib/api-client.ts';
 import { missingPermission, useMe } from '../../../lib/use-me.ts';
-import { PermissionGate } from '../../organizations/components/permission-gate.tsx';
+import { PermissionGate } from '../../../components/permission-gate.tsx';
 import { projectQueries, projectUrl, useCommit, useDeleteRow } from '../api.ts';
 import { ContextBadges } from '../components/context-badges.tsx';
 import { HistoryPanel } from '../components/history-panel.tsx';

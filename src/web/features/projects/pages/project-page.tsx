@@ -10,7 +10,7 @@ import { ErrorAlert } from '../../../components/error-alert.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
 import { missingPermission, useMe } from '../../../lib/use-me.ts';
-import { PermissionGate } from '../../organizations/components/permission-gate.tsx';
+import { PermissionGate } from '../../../components/permission-gate.tsx';
 import { contextUrl, projectQueries, useDeleteContext } from '../api.ts';
 import { ContextBadges } from '../components/context-badges.tsx';
 import { CreateContextModal } from '../components/create-context-modal.tsx';

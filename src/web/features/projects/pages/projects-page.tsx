@@ -9,7 +9,7 @@ import { ErrorAlert } from '../../../components/error-alert.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
 import { errorMessage } from '../../../lib/api-client.ts';
 import { missingPermission, useMe, workspaceName } from '../../../lib/use-me.ts';
-import { PermissionGate } from '../../organizations/components/permission-gate.tsx';
+import { PermissionGate } from '../../../components/permission-gate.tsx';
 import { projectQueries, projectUrl, useDeleteProject } from '../api.ts';
 import { CreateProjectModal } from '../components/create-project-modal.tsx';
 import { ProjectIcon } from '../components/project-icon.tsx';
