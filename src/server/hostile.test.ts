@@ -3,10 +3,13 @@
  * on a real database. Every case must answer with the intended 4xx (never 5xx), keep tenants apart and
  * write nothing half-way. Read-only cases share one world; cases that write build their own.
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTestApp, type TestApp, type TestUser } from './testing/harness.ts';
 import { rotatePersonalKey } from './modules/users/repository.ts';
+import { multipart, PNG, WAV } from './modules/assistants/test-helpers.ts';
 
 type Method = NonNullable<InjectOptions['method']>;
 
@@ -361,5 +364,81 @@ describe('concurrency: double submits', () => {
     const res = await Promise.all([3, 7].map((cap) => t.request('PUT', '/v0/user/spending-limit', { key: u.apiKey, json: { monthly_spending_cap: cap } })));
     res.forEach((r) => expect(r.statusCode).toBe(200));
     expect([3, 7]).toContain((await t.request('GET', '/v0/user/spending-limit', { key: u.apiKey })).json().monthly_spending_cap);
+  });
+});
+
+describe('uploads', () => {
+  const png = PNG;
+  const upload = (url: string, body: { headers: Record<string, string>; payload: Buffer | NodeJS.ReadableStream }) =>
+    w.t.request('POST', url, { key: w.a.apiKey, headers: body.headers, payload: body.payload as Buffer });
+  const photo = (content: Buffer, filename = 'me.png', contentType = 'image/png') => multipart({}, { filename, contentType, content });
+  const stored = () => fs.readdirSync(path.join(w.t.dataDir, 'files', 'photos')).length;
+
+  const refused: [string, number, () => { headers: Record<string, string>; payload: Buffer | NodeJS.ReadableStream }][] = [
+    ['a zero-byte photo', 422, () => photo(Buffer.alloc(0))],
+    ['text named .png', 415, () => photo(Buffer.from('just some text, not an image at all'))],
+    ['HTML named .png with an image content type', 415, () => photo(Buffer.from('<!doctype html><script>alert(1)</script>'), 'x.png')],
+    ['an SVG (script-capable) photo', 415, () => photo(Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'), 'x.svg', 'image/svg+xml')],
+    ['a photo truncated to its first 4 bytes', 415, () => photo(png.subarray(0, 4))],
+    ['a multipart body cut off mid-file', 400, () => {
+      const full = photo(png);
+      const payload = full.payload as Buffer;
+      return { headers: full.headers, payload: payload.subarray(0, payload.length - 30) };
+    }],
+    ['a multipart body without any file part', 422, () => multipart({ assistant_id: '1' })],
+    ['a multipart body with a bogus boundary', 400, () => ({ headers: { 'content-type': 'multipart/form-data; boundary=nothing-matches' }, payload: photo(png).payload })],
+    ['multipart without a boundary parameter', 400, () => ({ headers: { 'content-type': 'multipart/form-data' }, payload: photo(png).payload })],
+    ['JSON sent to the upload endpoint', 422, () => ({ headers: { 'content-type': 'application/json' }, payload: Buffer.from('{"file":"iVBORw0KGgo="}') })],
+    ['a WAV sent as a photo', 415, () => photo(WAV, 'voice.png')],
+    ['an assistant id that is not a number', 422, () => multipart({ assistant_id: '1 OR 1=1' }, { filename: 'me.png', contentType: 'image/png', content: png })],
+    ['another tenant’s assistant id', 404, () => multipart({ assistant_id: '999999' }, { filename: 'me.png', contentType: 'image/png', content: png })],
+  ];
+  it.each(refused)('%s → %i, nothing stored', async (_name, status, body) => {
+    const before = fs.existsSync(path.join(w.t.dataDir, 'files', 'photos')) ? stored() : 0;
+    const res = await upload('/v0/assistant/photo/upload', body());
+    wellFormed(res);
+    expect(res.statusCode, res.body).toBe(status);
+    expect(fs.existsSync(path.join(w.t.dataDir, 'files', 'photos')) ? stored() : 0).toBe(before);
+    expect(fs.readdirSync(path.join(w.t.dataDir, 'files', '.tmp'))).toEqual([]);
+  });
+
+  it('a traversal file name is ignored: the file gets a random name under photos/', async () => {
+    const res = await upload('/v0/assistant/photo/upload', photo(png, '../../../../etc/passwd.png'));
+    expect(res.statusCode, res.body).toBe(201);
+    expect(new URL(res.json().info.url).pathname).toMatch(/^\/v0\/files\/photos\/[\w-]{8,80}\.png$/);
+    expect(fs.existsSync(path.join(w.t.dataDir, 'etc'))).toBe(false);
+  });
+
+  it('a PNG/HTML polyglot is served only as a sandboxed image, never as a page', async () => {
+    const polyglot = Buffer.concat([png, Buffer.from('<html><script>alert(document.cookie)</script></html>')]);
+    const res = await upload('/v0/assistant/photo/upload', photo(polyglot, 'poly.html', 'text/html'));
+    expect(res.statusCode, res.body).toBe(201);
+    const file = await w.t.request('GET', new URL(res.json().info.url).pathname);
+    expect(file.headers['content-type']).toBe('image/png');
+    expect(file.headers['x-content-type-options']).toBe('nosniff');
+    expect(file.headers['content-security-policy']).toBe("default-src 'none'; sandbox");
+  });
+
+  it('the same photo uploaded twice at once makes two independent files', async () => {
+    const res = await Promise.all([1, 2].map(() => upload('/v0/assistant/photo/upload', photo(png))));
+    expect(res.map((r) => r.statusCode)).toEqual([201, 201]);
+    expect(res[0]!.json().info.url).not.toBe(res[1]!.json().info.url);
+  });
+
+  it('a voice clone with a zero-byte sample, a text sample or no name → 4xx and nothing kept', async () => {
+    const voices = async () => (await w.t.request('GET', '/v0/assistant/voice', { key: w.a.apiKey })).json();
+    const before = JSON.stringify(await voices());
+    for (const [fields, content, status] of [
+      [{ name: 'Empty' }, Buffer.alloc(0), 422],
+      [{ name: 'Text' }, Buffer.from('not audio, just text'), 415],
+      [{}, WAV, 422],
+      [{ name: 'x'.repeat(10_000) }, WAV, 422],
+    ] as const) {
+      const body = multipart(fields as Record<string, string>, { filename: 'sample.wav', contentType: 'audio/wav', content });
+      const res = await upload('/v0/assistant/voice/clone', body);
+      wellFormed(res);
+      expect(res.statusCode, `${JSON.stringify(fields).slice(0, 40)}: ${res.body}`).toBe(status);
+    }
+    expect(JSON.stringify(await voices())).toBe(before);
   });
 });

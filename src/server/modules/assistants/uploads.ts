@@ -1,9 +1,12 @@
 import type { FastifyRequest } from 'fastify';
 import type { MultipartFile } from '@fastify/multipart';
 import type { z } from 'zod';
-import { HttpError, invalid, payloadTooLarge, unsupportedMediaType } from '../../http/errors.ts';
+import { badRequest, HttpError, invalid, payloadTooLarge, unsupportedMediaType } from '../../http/errors.ts';
 import { parseOr422 } from '../../http/validation.ts';
 import { discard, receiveToTempFile } from '../../storage/upload.ts';
+
+/** Errors busboy raises for a body that is not well-formed multipart (truncated, wrong boundary…). */
+const MALFORMED_MULTIPART = /^(Unexpected end of (multipart data|form)|Multipart: Boundary not found|Malformed part header|Malformed urlencoded form)/;
 
 export interface ParsedUpload<F, T> {
   fields: F;
@@ -57,6 +60,10 @@ export async function readUpload<S extends z.ZodType, T>(
     return { fields, file: { tempPath: received.tempPath, size: received.size, type: received.type } };
   } catch (error) {
     if (received) await discard(received.tempPath);
+    // The multipart parser's complaints are the client's body, not a server fault.
+    if (!(error instanceof HttpError) && MALFORMED_MULTIPART.test((error as Error).message)) {
+      throw badRequest(`The multipart body is malformed or cut off (${(error as Error).message}). Send multipart/form-data with a file field.`);
+    }
     throw error;
   }
 }
