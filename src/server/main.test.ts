@@ -69,6 +69,12 @@ describe('CLI', { timeout: 60_000 }, () => {
     const credits = JSON.parse((await cli(dir, 'credits', 'add', '--email', 'ann@example.com', '--amount', '5.5')).stdout);
     expect(credits.credits).toBe(25.5);
 
+    const orgCredits = await cli(dir, 'credits', 'add', '--org-id', String(org.organization_id), '--amount', '30');
+    expect(JSON.parse(orgCredits.stdout)).toEqual({ organization_id: org.organization_id, name: 'Acme', credits: 30 });
+    const noOrg = await cli(dir, 'credits', 'add', '--org-id', '99999', '--amount', '1');
+    expect(noOrg.code).toBe(2);
+    expect(noOrg.stderr).toContain('No organization with id 99999');
+
     const rotated = JSON.parse((await cli(dir, 'key', 'rotate', '--email', 'ann@example.com')).stdout);
     expect(rotated.api_key).not.toBe(user.api_key);
 

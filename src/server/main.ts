@@ -17,6 +17,7 @@ const USAGE = `Usage: npm run roster -- <command>
   user create --email E [--name N] [--credits C]    → {"user_id","email","api_key"}
   org create --owner-email E --name N               → {"organization_id","name","api_key"} (owner's org key)
   credits add --email E --amount N                  → {"user_id","email","credits"}
+  credits add --org-id ID --amount N                → {"organization_id","name","credits"}
   key rotate --email E                              → {"user_id","email","api_key"} (old key revoked)
   backup --to FILE                                  online copy of the SQLite database → {"file","bytes","migrations"}
   restore --from FILE                               replace the SQLite database with a backup (server stopped)`;
@@ -73,6 +74,7 @@ async function runCommand(argv: string[], config: Config): Promise<unknown> {
       name: { type: 'string' },
       credits: { type: 'string' },
       'owner-email': { type: 'string' },
+      'org-id': { type: 'string' },
       amount: { type: 'string' },
     },
     strict: true,
@@ -97,8 +99,19 @@ async function runCommand(argv: string[], config: Config): Promise<unknown> {
         return { organization_id: organizationId, name, api_key: apiKey };
       }
       case 'credits add': {
-        const user = await userByEmail(app, parseEmail(required(values, 'email')));
         const amount = parseAmount(values.amount, 'amount');
+        if (values['org-id'] !== undefined) {
+          if (values.email !== undefined) throw new UsageError('Give --email or --org-id, not both.');
+          const id = Number(values['org-id']);
+          if (!/^\d{1,10}$/.test(values['org-id']) || id < 1) throw new UsageError('--org-id must be an organization id (a positive integer).');
+          const org = await db.selectFrom('organizations').select(['id', 'name']).where('id', '=', id).executeTakeFirst();
+          if (!org) throw new UsageError(`No organization with id ${id}.`);
+          const account = await accountOf(db, { userId: '', organizationId: org.id });
+          await addCredits(db, account.id, toMicros(amount), 'admin', 'cli', now());
+          const after = await accountOf(db, { userId: '', organizationId: org.id });
+          return { organization_id: org.id, name: org.name, credits: fromMicros(after.credits_micros) };
+        }
+        const user = await userByEmail(app, parseEmail(required(values, 'email')));
         const account = await accountOf(db, { userId: user.id, organizationId: null });
         await addCredits(db, account.id, toMicros(amount), 'admin', 'cli', now());
         const after = await accountOf(db, { userId: user.id, organizationId: null });
@@ -149,7 +162,10 @@ async function seedDemo(app: FastifyInstance): Promise<string | null> {
     { email: DEMO_EMAIL, firstName: 'Demo', lastName: 'Owner', creditsMicros: toMicros(500) },
     now(),
   );
-  await createOrganization(db, userId, 'Demo Organization', now());
+  const { organizationId } = await createOrganization(db, userId, 'Demo Organization', now());
+  // The demo organization can hire too (organizations pay for their own assistants).
+  const orgAccount = await accountOf(db, { userId, organizationId });
+  await addCredits(db, orgAccount.id, toMicros(200), 'signup', 'demo', now());
   return apiKey;
 }
 
