@@ -1,5 +1,5 @@
 // `npm run test:crash` (issue 8): writers (projects, rows, commits, organizations, invites, and
-// assistants when that module is present) run against a real server that is killed with SIGKILL in the
+// assistants with photos when that module is present) run against a real server that is killed with SIGKILL in the
 // middle of the load, ten times over on one SQLite database. After each kill the server is restarted and
 // checked: every write that was answered 2xx is there, PRAGMA integrity_check is ok, each credit ledger
 // sums to its balance, and no stored file reference points at a missing file. A last round checks that
@@ -60,8 +60,11 @@ const exited = (child) =>
     else child.on('exit', (code, signal) => resolve(code ?? signal));
   });
 
+/** A valid 1×1 PNG (decodable, so it survives re-encoding). */
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=', 'base64');
+
 function client(key) {
-  return async (method, url, json) => {
+  const call = async (method, url, json) => {
     const res = await fetch(base + url, {
       method,
       headers: { authorization: `Bearer ${key}`, ...(json !== undefined ? { 'content-type': 'application/json' } : {}) },
@@ -70,11 +73,17 @@ function client(key) {
     const text = await res.text();
     return { status: res.status, body: text ? JSON.parse(text) : null };
   };
+  call.raw = async (method, url, form) => {
+    const res = await fetch(base + url, { method, headers: { authorization: `Bearer ${key}` }, body: form });
+    const text = await res.text();
+    return { status: res.status, body: text ? JSON.parse(text) : null };
+  };
+  return call;
 }
 
 /** What the server confirmed with a 2xx: each must survive the crash. */
 function newLedger() {
-  return { projects: [], rows: [], commits: [], organizations: [], invites: [], assistants: [] };
+  return { projects: [], rows: [], commits: [], organizations: [], invites: [], assistants: [], photos: [] };
 }
 
 async function writer(call, round, worker, acked, stop) {
@@ -106,7 +115,15 @@ async function writer(call, round, worker, acked, stop) {
         }
       } else if (kind === 9 && acked.hasAssistants) {
         const res = await call('POST', '/v0/assistant', { name: `Crash ${round}-${worker}-${i}`, first_name: 'Crash', last_name: `R${round}` });
-        if (res.status === 200 || res.status === 201) acked.assistants.push(res.body.info?.agent_id ?? res.body.assistant_id ?? res.body.id);
+        if (res.status === 200 || res.status === 201) {
+          const id = res.body.info?.agent_id ?? res.body.assistant_id ?? res.body.id;
+          acked.assistants.push(id);
+          const form = new FormData();
+          form.append('assistant_id', String(id));
+          form.append('file', new Blob([PNG], { type: 'image/png' }), 'crash.png');
+          const photo = await call.raw('POST', '/v0/assistant/photo/upload', form);
+          if (photo.status === 201) acked.photos.push(photo.body.info.url);
+        }
       }
     } catch {
       // The connection died with the server: this write's outcome is unknown and not checked.
@@ -137,6 +154,11 @@ async function verify(call, acked) {
     const list = (await call('GET', `/v0/organizations/${inv.orgId}/invites`)).body;
     if (!(list.invites ?? list).some((i) => i.id === inv.id)) problems.push(`invite ${inv.id} lost`);
   }
+  for (const url of acked.photos) {
+    const res = await fetch(base + new URL(url).pathname);
+    await res.arrayBuffer();
+    if (res.status !== 200) problems.push(`photo ${url} → ${res.status}`);
+  }
   if (acked.hasAssistants) {
     const list = (await call('GET', '/v0/assistant')).body;
     const ids = new Set((Array.isArray(list) ? list : list.info ?? list.assistants ?? list.items ?? []).map((a) => a.agent_id ?? a.id ?? a.assistant_id));
@@ -163,14 +185,16 @@ function verifyDatabase() {
       .all();
     for (const a of unbalanced) problems.push(`billing account ${a.id}: balance ${a.credits_micros} ≠ ledger ${a.ledger}`);
     // Every stored-file reference must name a file that exists (local storage under the data dir).
-    const tables = db.prepare("select name from sqlite_master where type = 'table'").all().map((t) => t.name);
-    for (const table of tables) {
-      const columns = db.prepare(`pragma table_info(${JSON.stringify(table)})`).all().map((c) => c.name);
-      for (const column of columns.filter((c) => /(^|_)(storage_key|file_key|photo_key|sample_key)$/.test(c))) {
-        for (const row of db.prepare(`select ${column} as k from ${table} where ${column} is not null`).all()) {
-          if (!fs.existsSync(path.join(dataDir, 'files', row.k))) problems.push(`${table}.${column} → missing file ${row.k}`);
-        }
-      }
+    const exists = (key) => fs.existsSync(path.join(dataDir, 'files', key));
+    const tables = new Set(db.prepare("select name from sqlite_master where type = 'table'").all().map((t) => t.name));
+    const references = [
+      ['stored_files', "select key as k from stored_files"],
+      ['voices.sample_key', 'select sample_key as k from voices where sample_key is not null'],
+      ['assistants.profile_photo', "select substr(profile_photo, instr(profile_photo, '/v0/files/') + 10) as k from assistants where profile_photo like '%/v0/files/%'"],
+    ];
+    for (const [what, query] of references) {
+      if (!tables.has(what.split('.')[0])) continue;
+      for (const row of db.prepare(query).all()) if (!exists(row.k)) problems.push(`${what} → missing file ${row.k}`);
     }
   } finally {
     db.close();
@@ -213,7 +237,7 @@ try {
     if (code !== 0) problems.push(`server exited with ${code} on SIGTERM`);
     problems.push(...verifyDatabase());
     report(
-      `round ${round}: SIGKILL under load, ${acked.rows.length} rows / ${acked.commits.length} commits / ${acked.projects.length} projects / ${acked.invites.length} invites / ${acked.assistants.length} assistants acknowledged so far`,
+      `round ${round}: SIGKILL under load, ${acked.rows.length} rows / ${acked.commits.length} commits / ${acked.projects.length} projects / ${acked.invites.length} invites / ${acked.assistants.length} assistants acknowledged so far, ${acked.photos.length} photos`,
       problems,
     );
   }
