@@ -23,6 +23,33 @@ test.describe('account', () => {
     await expect(page.getByRole('region', { name: 'Profile' }).getByText('business', { exact: true })).toBeVisible();
   });
 
+  test('a spending limit caps the one assistant above it and says so, with a link to the assistants', async ({ page, roster }) => {
+    const user = await roster.createUser({ name: 'Sam Spender', credits: 100 });
+    const api = roster.api(user.api_key);
+    // A cap is configuration (operation 2), set after hiring.
+    const hire = async (first_name: string, surname: string, cap: number) => {
+      const { agent_id } = (await api.post('/v0/assistant', { first_name, surname })).info;
+      return (await api.patch(`/v0/assistant/${agent_id}/config`, { monthly_spending_cap: cap })).info;
+    };
+    const high = await hire('Hugo', 'High', 120);
+    const low = await hire('Lena', 'Low', 20);
+    expect([high.monthly_spending_cap, low.monthly_spending_cap]).toEqual([120, 20]);
+    await signIn(page, user.api_key, '/account');
+    const section = page.getByRole('region', { name: 'Spending limit' });
+    await section.locator('label', { hasText: /^No limit$/ }).click(); // on by default: a new account has no limit
+    await section.getByLabel('Monthly spending limit (USD)').fill('50');
+    await section.getByRole('button', { name: 'Save limit' }).click();
+    const saved = section.getByRole('status');
+    await expect(saved).toContainText('1 assistant was capped to the new limit.');
+    await expect(section.getByText('$50.00 per month')).toBeVisible();
+    await checkA11y(page);
+    expect((await api.get(`/v0/assistant/${high.agent_id}`)).info.monthly_spending_cap).toBe(50);
+    expect((await api.get(`/v0/assistant/${low.agent_id}`)).info.monthly_spending_cap).toBe(20);
+    await saved.getByRole('link', { name: 'See your assistants' }).click();
+    await expect(page).toHaveURL(/\/assistants$/);
+    await expect(page.getByText('Hugo High')).toBeVisible();
+  });
+
   test('deletion is blocked by an owned organization, with a link to it; without blockers it deletes', async ({ page, roster }) => {
     const owner = await roster.createUser({ name: 'Olga Owner' });
     const org = await roster.createOrg({ ownerEmail: owner.email, name: unique('Owned Org') });

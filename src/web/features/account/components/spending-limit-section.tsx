@@ -70,7 +70,7 @@ function SpendingLimitForm({ current }: { current: number | null }) {
             ) : (
               <>
                 {save.data.assistants_capped === 1 ? '1 assistant was' : `${save.data.assistants_capped} assistants were`} capped to the new limit.{' '}
-                <Anchor component={Link} to="/assistants" underline="always">
+                <Anchor component={Link} to="/assistants" underline="always" c="inherit" fw={600}>
                   See your assistants
                 </Anchor>
               </>
