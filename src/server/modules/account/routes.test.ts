@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { makeTestApp } from '../../testing/harness.ts';
 import { ROLE_IDS } from '../../../shared/roles.ts';
+import { accountOf, addCredits, toMicros } from '../credits/repository.ts';
 
 const business = {
   business_name: 'Acme Robotics',
@@ -89,6 +90,28 @@ describe('spending limit', () => {
       expect(res.statusCode, JSON.stringify(bad)).toBe(422);
       expect(res.json().detail[0].loc).toEqual(['body', 'monthly_spending_cap']);
     }
+  });
+
+  it('lowering caps personal assistants above the limit only: above → capped; equal, below and none untouched; organization ones untouched', async () => {
+    const t = await makeTestApp();
+    const u = await t.user({ credits: 100 });
+    const org = await t.org(u);
+    const orgAccount = await accountOf(t.db, { userId: u.userId, organizationId: org.organizationId });
+    await addCredits(t.db, orgAccount.id, toMicros(50), 'test', null, t.clock.now());
+    const hire = async (key: string, cap: number | null) => {
+      const { agent_id } = (await t.request('POST', '/v0/assistant', { key, json: {} })).json().info;
+      if (cap !== null) expect((await t.request('PATCH', `/v0/assistant/${agent_id}/config`, { key, json: { monthly_spending_cap: cap } })).statusCode).toBe(200);
+      return agent_id as string;
+    };
+    const ids = { above: await hire(u.apiKey, 80), equal: await hire(u.apiKey, 50), below: await hire(u.apiKey, 20), none: await hire(u.apiKey, null), org: await hire(org.ownerKey, 90) };
+    const res = await t.request('PUT', '/v0/user/spending-limit', { key: u.apiKey, json: { monthly_spending_cap: 50 } });
+    expect(res.json()).toEqual({ user_id: u.userId, monthly_spending_cap: 50, assistants_capped: 1 });
+    const capOf = async (id: string, key = u.apiKey) => (await t.request('GET', `/v0/assistant/${id}`, { key })).json().info.monthly_spending_cap;
+    expect([await capOf(ids.above), await capOf(ids.equal), await capOf(ids.below), await capOf(ids.none), await capOf(ids.org, org.ownerKey)]).toEqual([50, 50, 20, null, 90]);
+    // Raising the limit or removing it caps nothing (and restores nothing).
+    expect((await t.request('PUT', '/v0/user/spending-limit', { key: u.apiKey, json: { monthly_spending_cap: 200 } })).json().assistants_capped).toBe(0);
+    expect((await t.request('PUT', '/v0/user/spending-limit', { key: u.apiKey, json: { monthly_spending_cap: null } })).json().assistants_capped).toBe(0);
+    expect(await capOf(ids.above)).toBe(50);
   });
 });
 
