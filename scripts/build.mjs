@@ -3,7 +3,7 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { gzipSync } from 'node:zlib';
+import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
 
 const root = path.resolve(import.meta.dirname, '..');
 const args = process.argv.slice(2);
@@ -16,6 +16,21 @@ const build = spawnSync(process.execPath, [path.join(root, 'node_modules/vite/bi
   stdio: 'inherit',
 });
 if (build.status !== 0) process.exit(build.status ?? 1);
+
+// Precompressed copies (brotli at its best quality, gzip) for the server to send as they are: assets are
+// compressed once here instead of on every request.
+const compressible = /\.(js|css|html|svg|json|txt|map)$/;
+let precompressed = 0;
+for (const entry of fs.readdirSync(outDir, { recursive: true, withFileTypes: true })) {
+  if (!entry.isFile() || !compressible.test(entry.name)) continue;
+  const file = path.join(entry.parentPath, entry.name);
+  const raw = fs.readFileSync(file);
+  if (raw.length < 1024) continue;
+  fs.writeFileSync(`${file}.br`, brotliCompressSync(raw, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 11, [zlibConstants.BROTLI_PARAM_SIZE_HINT]: raw.length } }));
+  fs.writeFileSync(`${file}.gz`, gzipSync(raw, { level: 9 }));
+  precompressed += 1;
+}
+console.log(`Precompressed ${precompressed} files (.br, .gz).`);
 
 const manifest = JSON.parse(fs.readFileSync(path.join(outDir, '.vite', 'manifest.json'), 'utf8'));
 const gzKb = (file) => gzipSync(fs.readFileSync(path.join(outDir, file))).length / 1024;

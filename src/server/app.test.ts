@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { makeTestApp } from './testing/harness.ts';
 
@@ -27,6 +28,32 @@ describe('dashboard hosting', () => {
     const asset = await t.request('GET', '/assets/app-abc123.js');
     expect(asset.statusCode).toBe(200);
     expect(asset.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+  });
+
+  it('sends the build\'s precompressed copies as they are, and compresses API answers on the fly', async () => {
+    const dir = fakeBuild();
+    const big = `console.log(${JSON.stringify('x'.repeat(4000))});`;
+    fs.writeFileSync(path.join(dir, 'assets', 'big-1a2b3c.js'), big);
+    // The copy is marked so the test tells it apart from a compression made per request.
+    fs.writeFileSync(path.join(dir, 'assets', 'big-1a2b3c.js.br'), brotliCompressSync(`${big}// copy`));
+    const t = await makeTestApp({ webDir: dir });
+    const br = await t.request('GET', '/assets/big-1a2b3c.js', { headers: { 'accept-encoding': 'br' } });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(brotliDecompressSync(br.rawPayload).toString()).toBe(`${big}// copy`);
+    // No .gz copy: sent uncompressed rather than failing.
+    const gz = await t.request('GET', '/assets/big-1a2b3c.js', { headers: { 'accept-encoding': 'gzip' } });
+    expect(gz.statusCode).toBe(200);
+    expect(gz.headers['content-encoding'] === 'gzip' ? gunzipSync(gz.rawPayload).toString() : gz.body).toBe(big);
+
+    const u = await t.user();
+    const plain = await t.request('GET', '/v0/openapi.json', { key: u.apiKey });
+    for (const encoding of ['br', 'gzip'] as const) {
+      const res = await t.request('GET', '/v0/openapi.json', { key: u.apiKey, headers: { 'accept-encoding': encoding } });
+      expect(res.headers['content-encoding']).toBe(encoding);
+      const text = (encoding === 'br' ? brotliDecompressSync(res.rawPayload) : gunzipSync(res.rawPayload)).toString();
+      expect(JSON.parse(text)).toEqual(plain.json());
+    }
   });
 
   it('does not answer API misses or non-HTML requests with the SPA', async () => {

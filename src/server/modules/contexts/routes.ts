@@ -7,6 +7,7 @@ import {
   ContextInput,
   ContextPath,
   ContextSchema,
+  type Context,
   ContextsQuery,
   LogPatch,
   LogPath,
@@ -21,9 +22,9 @@ import {
 import { requireKeyPermission, type Principal } from '../../auth/principal.ts';
 import type { Conn } from '../../db/connection.ts';
 import { badRequest, notFound } from '../../http/errors.ts';
-import { route } from '../../http/route.ts';
+import { RawJson, route } from '../../http/route.ts';
 import { projectOr404 } from '../projects/routes.ts';
-import { createContext, deleteContext, deleteRow, findContext, insertRows, listContexts, listRows, patchRow, rulesOf } from './repository.ts';
+import { contextsJson, createContext, deleteContext, deleteRow, findContext, insertRows, listRows, patchRow, rulesOf } from './repository.ts';
 import { createCommit, findCommit, listCommits, rollback, rowsAtCommit } from './versioning.ts';
 
 async function contextOr404(db: Conn, principal: Principal, projectName: string, contextName: string) {
@@ -31,22 +32,6 @@ async function contextOr404(db: Conn, principal: Principal, projectName: string,
   const context = await findContext(db, project.id, contextName);
   if (!context) throw notFound('Context not found.');
   return context;
-}
-
-function toContext(c: { name: string; description: string; is_versioned: number; allow_duplicates: number; unique_keys: string; auto_counting: string; created_at: string; head_hash: string | null; pending?: number | string | bigint | null }) {
-  const uniqueKeys = JSON.parse(c.unique_keys) as Record<string, string>;
-  return {
-    name: c.name,
-    description: c.description,
-    is_versioned: c.is_versioned === 1,
-    allow_duplicates: c.allow_duplicates === 1,
-    unique_keys: Object.keys(uniqueKeys),
-    unique_key_types: uniqueKeys,
-    auto_counting: JSON.parse(c.auto_counting) as Record<string, string | null>,
-    head_commit_hash: c.head_hash,
-    uncommitted_changes: Number(c.pending ?? 0),
-    created_at: c.created_at,
-  };
 }
 
 const parseEntries = (text: string) => JSON.parse(text) as Record<string, unknown>;
@@ -67,7 +52,7 @@ export function contextsRoutes(app: FastifyInstance): void {
     handler: async ({ principal, params, query, deps }) => {
       requireKeyPermission(principal, 'project:read');
       const project = await projectOr404(deps.db, principal, params.project_name);
-      return (await listContexts(deps.db, project.id, query.prefix)).map(toContext);
+      return new RawJson(await contextsJson(deps.db, deps.dialect, project.id, { prefix: query.prefix }));
     },
   });
 
@@ -87,8 +72,7 @@ export function contextsRoutes(app: FastifyInstance): void {
       const project = await projectOr404(deps.db, principal, params.project_name);
       const created = await createContext(deps.db, project.id, body, deps.now());
       if (!created) throw badRequest('A context with this name already exists in the project.');
-      const [context] = await listContexts(deps.db, project.id, body.name).then((all) => all.filter((c) => c.name === body.name));
-      return toContext(context!);
+      return (JSON.parse(await contextsJson(deps.db, deps.dialect, project.id, { name: body.name })) as Context[])[0];
     },
   });
 
