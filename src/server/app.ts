@@ -99,13 +99,6 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     zlibOptions: { level: 4 },
   });
 
-  app.addHook('onSend', async (req, reply, payload) => {
-    if (req.url.startsWith('/v0/') && !req.url.startsWith('/v0/files/') && !reply.hasHeader('Cache-Control')) {
-      reply.header('Cache-Control', 'no-store');
-    }
-    return payload;
-  });
-
   const spaIndex =
     config.webDir && fs.existsSync(path.join(config.webDir, 'index.html'))
       ? fs.readFileSync(path.join(config.webDir, 'index.html'), 'utf8')

@@ -173,9 +173,9 @@ async function serve(config: Config): Promise<void> {
   const app = await buildApp(config);
   const demoKey = config.seedDemo ? await seedDemo(app) : null;
   let closing = false;
-  app.addHook('onRequest', async (_req, reply) => {
-    if (!closing) return;
-    return reply.code(503).headers({ connection: 'close', 'retry-after': '5' }).send({ detail: 'The server is shutting down; retry shortly.' });
+  app.addHook('onRequest', (_req, reply, done) => {
+    if (!closing) return done();
+    reply.code(503).headers({ connection: 'close', 'retry-after': '5' }).send({ detail: 'The server is shutting down; retry shortly.' });
   });
   await app.listen({ port: config.port, host: config.host });
   const base = config.publicUrl;

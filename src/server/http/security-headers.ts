@@ -37,9 +37,26 @@ export const SECURITY_HEADERS: Record<string, string> = {
   'X-XSS-Protection': '0',
 };
 
+/**
+ * API answers (JSON, uploaded files) load nothing and are framed nowhere: the policy recommended for APIs,
+ * stricter than the dashboard's and a third of its bytes on every call.
+ */
+export const API_SECURITY_HEADERS: Record<string, string> = {
+  ...SECURITY_HEADERS,
+  'Content-Security-Policy': "default-src 'none'; frame-ancestors 'none'",
+};
+
+/**
+ * One hook (callback style: no promise per request) sets the security headers, the request id, and
+ * `Cache-Control: no-store` on API answers; routes that may be cached (uploaded files, the OpenAPI
+ * document) set their own.
+ */
 export function installSecurityHeaders(app: FastifyInstance): void {
-  app.addHook('onRequest', async (req, reply) => {
-    reply.headers(SECURITY_HEADERS);
+  app.addHook('onRequest', (req, reply, done) => {
+    const api = req.url.startsWith('/v0/');
+    reply.headers(api ? API_SECURITY_HEADERS : SECURITY_HEADERS);
+    if (api && !req.url.startsWith('/v0/files/')) reply.header('Cache-Control', 'no-store');
     reply.header('X-Request-Id', req.id);
+    done();
   });
 }

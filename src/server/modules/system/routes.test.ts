@@ -49,10 +49,17 @@ describe('system and cross-cutting behaviour', () => {
     const res = await t.request('GET', '/v0/health');
     expect(res.headers['x-content-type-options']).toBe('nosniff');
     expect(res.headers['referrer-policy']).toBe('no-referrer');
-    expect(String(res.headers['content-security-policy'])).toContain("frame-ancestors 'none'");
-    expect(String(res.headers['content-security-policy'])).toContain("script-src 'self'");
+    // API answers load nothing: the strictest policy; the dashboard's own is checked with its hosting.
+    expect(res.headers['content-security-policy']).toBe("default-src 'none'; frame-ancestors 'none'");
     expect(res.headers['cache-control']).toBe('no-store');
     expect(res.headers['x-request-id']).toBeTruthy();
+    const failed = await t.request('GET', '/v0/user/basic-info');
+    expect(failed.statusCode).toBe(401);
+    expect(failed.headers['cache-control']).toBe('no-store');
+    expect(failed.headers['content-security-policy']).toBe("default-src 'none'; frame-ancestors 'none'");
+    const docs = await t.request('GET', '/docs');
+    expect(String(docs.headers['content-security-policy'])).toContain("script-src 'self'");
+    expect(String(docs.headers['content-security-policy'])).toContain("frame-ancestors 'none'");
   });
 
   it('tolerates a trailing slash', async () => {
