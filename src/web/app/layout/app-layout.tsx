@@ -1,14 +1,18 @@
 import { AppShell, Burger, Group, NavLink, ScrollArea, Skeleton, Text, UnstyledButton } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { Suspense, useEffect } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import { NavLink as RouterNavLink, Outlet, useLocation } from 'react-router';
 import { useMe, workspaceName } from '../../lib/use-me.ts';
 import { sessionStore, useSession } from '../../lib/session.ts';
 import { NAV_ITEMS } from '../nav.ts';
 import { ColorSchemeToggle } from './color-scheme-toggle.tsx';
-import { UserMenu } from './user-menu.tsx';
-import { WorkspaceSwitcher as WorkspaceSlot } from '../../features/organizations/components/workspace-switcher.tsx';
 import classes from './app-layout.module.css';
+
+// The header's two menus (Mantine's Menu, focus trap and floating positioning) arrive just after the
+// shell's first paint, in their own chunks: the first screen stays well inside its JavaScript budget.
+// Until then the same skeletons show as while the account is loading.
+const UserMenu = lazy(async () => ({ default: (await import('./user-menu.tsx')).UserMenu }));
+const WorkspaceSwitcher = lazy(async () => ({ default: (await import('../../features/organizations/components/workspace-switcher.tsx')).WorkspaceSwitcher }));
 
 export function AppLayout() {
   const [opened, { toggle, close }] = useDisclosure();
@@ -37,11 +41,15 @@ export function AppLayout() {
                 Roster
               </Text>
             </UnstyledButton>
-            <WorkspaceSlot />
+            <Suspense fallback={<Skeleton height={30} width={160} />}>
+              <WorkspaceSwitcher />
+            </Suspense>
           </Group>
           <Group gap="xs" wrap="nowrap">
             <ColorSchemeToggle />
-            <UserMenu />
+            <Suspense fallback={<Skeleton height={34} width={34} circle />}>
+              <UserMenu />
+            </Suspense>
           </Group>
         </Group>
       </AppShell.Header>
