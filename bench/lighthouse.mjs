@@ -2,56 +2,14 @@
 // real server on a fresh data directory, creates a user with data through the CLI and the API, and
 // audits the sign-in page and the main signed-in pages. Targets: performance ≥ 95, accessibility 100,
 // best practices 100. Prints the scores and writes them to bench/results/.
-import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
+import { root, startProdServer } from './prod-server.mjs';
 
-const root = path.resolve(import.meta.dirname, '..');
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'roster-lh-'));
-const webDir = path.join(dataDir, 'web');
-const port = 21000 + Math.floor(Math.random() * 9000);
-const base = `http://127.0.0.1:${port}`;
 const TARGETS = { performance: 95, accessibility: 100, 'best-practices': 100 };
-
-function cli(...args) {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', path.join(root, 'src/server/main.ts'), ...args], {
-    cwd: root,
-    encoding: 'utf8',
-    env: { ...process.env, ROSTER_DATA_DIR: dataDir, ROSTER_LOG_LEVEL: 'silent' },
-  });
-  if (r.status !== 0) throw new Error(`CLI ${args.join(' ')}: ${r.stderr}`);
-  return JSON.parse(r.stdout);
-}
-
-async function api(key, method, url, body) {
-  const res = await fetch(base + url, {
-    method,
-    headers: { authorization: `Bearer ${key}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  if (!res.ok) throw new Error(`${method} ${url} → ${res.status} ${await res.text()}`);
-  return res.json();
-}
-
-const build = spawnSync(process.execPath, [path.join(root, 'scripts/build.mjs'), '--outDir', webDir], { cwd: root, stdio: 'inherit' });
-if (build.status !== 0) process.exit(1);
-
-const server = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'src/server/main.ts'), 'serve'], {
-  cwd: root,
-  env: { ...process.env, PORT: String(port), ROSTER_DATA_DIR: dataDir, ROSTER_WEB_DIR: webDir, ROSTER_SEED_DEMO: 'false', ROSTER_LOG_LEVEL: 'warn' },
-  stdio: ['ignore', 'pipe', 'inherit'],
-});
-await new Promise((resolve, reject) => {
-  let out = '';
-  server.stdout.on('data', (d) => {
-    out += d;
-    if (out.includes('Roster is running')) resolve();
-  });
-  server.on('exit', (code) => reject(new Error(`server exited ${code}`)));
-});
+const { base, cli, api, stop } = await startProdServer();
 
 const results = [];
 let chrome;
@@ -113,7 +71,7 @@ try {
   }
 } finally {
   await chrome?.kill();
-  server.kill('SIGTERM');
+  stop();
 }
 
 let missed = 0;
@@ -136,4 +94,3 @@ fs.mkdirSync(outDir, { recursive: true });
 const file = path.join(outDir, `lighthouse-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
 fs.writeFileSync(file, JSON.stringify({ at: new Date().toISOString(), targets: TARGETS, results }, null, 2));
 console.log(`written to ${path.relative(root, file)}${missed ? `; ${missed} page(s) below target` : ''}`);
-fs.rmSync(dataDir, { recursive: true, force: true });
