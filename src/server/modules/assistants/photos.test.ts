@@ -31,7 +31,7 @@ function nothingKept(t: TestApp) {
 const solid = (width: number, height: number) => sharp({ create: { width, height, channels: 3, background: { r: 200, g: 60, b: 20 } } });
 
 describe('photo upload: re-encoding', () => {
-  it('a JPEG loses its EXIF (camera, GPS, copyright) and is turned upright by its orientation tag', async () => {
+  it('a JPEG loses its EXIF (camera, GPS, copyright) and ICC profile and is turned upright by its orientation tag', async () => {
     const t = await makeTestApp();
     const u = await t.user();
     // Stored sideways (64×48) with Orientation 6: upright it is 48×64.
@@ -39,10 +39,12 @@ describe('photo upload: re-encoding', () => {
       .jpeg()
       .withExif({ IFD0: { Artist: 'Secret Photographer', Copyright: 'secret-owner-2026' }, IFD3: { GPSLatitudeRef: 'N', GPSLatitude: '51/1 30/1 0/1' } })
       .withMetadata({ orientation: 6 })
+      .withIccProfile('p3')
       .toBuffer();
     const before = await sharp(jpeg).metadata();
     expect(before).toMatchObject({ orientation: 6, width: 64, height: 48 });
     expect(before.exif).toBeDefined();
+    expect(before.icc).toBeDefined();
     expect(jpeg.includes('Secret Photographer')).toBe(true);
     expect(jpeg.includes('secret-owner-2026')).toBe(true);
 
@@ -58,6 +60,7 @@ describe('photo upload: re-encoding', () => {
     expect(file.meta.exif).toBeUndefined();
     expect(file.meta.orientation).toBeUndefined();
     expect(file.meta.xmp).toBeUndefined();
+    expect(file.meta.icc).toBeUndefined(); // converted to sRGB, profile dropped
     for (const secret of ['Secret Photographer', 'secret-owner-2026', 'Exif']) expect(file.bytes.includes(secret), secret).toBe(false);
     const row = await t.db.selectFrom('stored_files').select(['content_type', 'size']).executeTakeFirstOrThrow();
     expect(row).toEqual({ content_type: 'image/jpeg', size: info.size });
