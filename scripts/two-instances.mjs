@@ -130,7 +130,8 @@ try {
   );
 
   // 2. A photo uploaded to A is served by B (and lives in the bucket, not on either disk).
-  const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.from('0000000d49484452000000010000000108060000001f15c489', 'hex')]);
+  // A valid 1×1 PNG: photos are decoded and re-encoded, so a header alone would be refused (422).
+  const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=', 'base64');
   const form = new FormData();
   form.append('file', new Blob([png], { type: 'image/png' }), 'me.png');
   const upload = await fetch(`${a}/v0/assistant/photo/upload`, { method: 'POST', headers: { authorization: `Bearer ${owner.api_key}` }, body: form });
@@ -138,9 +139,17 @@ try {
   const filePath = uploaded.info ? new URL(uploaded.info.url).pathname : null;
   const served = filePath ? await fetch(b + filePath) : null;
   const bytes = served ? Buffer.from(await served.arrayBuffer()) : Buffer.alloc(0);
+  // What is stored is the re-encoded image, so B must serve exactly what A stored and says it stored.
+  const fromA = filePath ? Buffer.from(await (await fetch(a + filePath)).arrayBuffer()) : Buffer.alloc(0);
   check(
     'a photo uploaded to A is served by B from the bucket',
-    upload.status !== 201 ? `upload on A → ${upload.status} ${JSON.stringify(uploaded)}` : served?.status !== 200 ? `GET on B → ${served?.status}` : !bytes.equals(png) ? 'bytes differ' : null,
+    upload.status !== 201
+      ? `upload on A → ${upload.status} ${JSON.stringify(uploaded)}`
+      : served?.status !== 200
+        ? `GET on B → ${served?.status}`
+        : bytes.length !== uploaded.info.size || !bytes.equals(fromA) || !bytes.subarray(0, 8).equals(png.subarray(0, 8))
+          ? `bytes differ (B served ${bytes.length}, A ${fromA.length}, stored size ${uploaded.info.size})`
+          : null,
   );
 
   // 4. The outbox sends the invite mail once, though both instances' workers poll it.

@@ -9,7 +9,7 @@ import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTestApp, type TestApp, type TestUser } from './testing/harness.ts';
 import { rotatePersonalKey } from './modules/users/repository.ts';
-import { multipart, PNG, WAV } from './modules/assistants/test-helpers.ts';
+import { multipart, PNG, pngBomb, WAV } from './modules/assistants/test-helpers.ts';
 
 type Method = NonNullable<InjectOptions['method']>;
 
@@ -380,6 +380,9 @@ describe('uploads', () => {
     ['HTML named .png with an image content type', 415, () => photo(Buffer.from('<!doctype html><script>alert(1)</script>'), 'x.png')],
     ['an SVG (script-capable) photo', 415, () => photo(Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'), 'x.svg', 'image/svg+xml')],
     ['a photo truncated to its first 4 bytes', 415, () => photo(png.subarray(0, 4))],
+    ['a photo cut off after its header (sniffs as PNG, does not decode)', 422, () => photo(png.subarray(0, 40))],
+    ['a decompression bomb (1 KB PNG declaring 100000×100000 pixels)', 422, () => photo(pngBomb(100_000, 100_000))],
+    ['a PNG declaring the largest dimensions PNG allows', 422, () => photo(pngBomb(0x7fffffff, 0x7fffffff))],
     ['a multipart body cut off mid-file', 400, () => {
       const full = photo(png);
       const payload = full.payload as Buffer;
@@ -409,14 +412,16 @@ describe('uploads', () => {
     expect(fs.existsSync(path.join(w.t.dataDir, 'etc'))).toBe(false);
   });
 
-  it('a PNG/HTML polyglot is served only as a sandboxed image, never as a page', async () => {
-    const polyglot = Buffer.concat([png, Buffer.from('<html><script>alert(document.cookie)</script></html>')]);
+  it('a PNG/HTML/ZIP polyglot is stored re-encoded without its tail and served only as a sandboxed image', async () => {
+    const polyglot = Buffer.concat([png, Buffer.from('<html><script>alert(document.cookie)</script></html>PK\x03\x04evil.js')]);
     const res = await upload('/v0/assistant/photo/upload', photo(polyglot, 'poly.html', 'text/html'));
     expect(res.statusCode, res.body).toBe(201);
     const file = await w.t.request('GET', new URL(res.json().info.url).pathname);
     expect(file.headers['content-type']).toBe('image/png');
     expect(file.headers['x-content-type-options']).toBe('nosniff');
     expect(file.headers['content-security-policy']).toBe("default-src 'none'; sandbox");
+    expect(file.rawPayload.includes('<script')).toBe(false);
+    expect(file.rawPayload.includes('PK\x03\x04')).toBe(false);
   });
 
   it('the same photo uploaded twice at once makes two independent files', async () => {

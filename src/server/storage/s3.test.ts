@@ -88,18 +88,21 @@ describe('S3 storage', () => {
   it('backs the API: a photo and a voice sample uploaded through the routes are served from the bucket and deleted with their owner', async () => {
     const t = await makeTestApp({ s3: settings });
     const u = await t.user();
-    const photo = multipart({}, { filename: 'me.png', contentType: 'image/png', content: PNG });
+    // A polyglot: the bucket gets the re-encoded image, never the appended script.
+    const photo = multipart({}, { filename: 'me.png', contentType: 'image/png', content: Buffer.concat([PNG, Buffer.from('<script>alert(1)</script>')]) });
     const uploaded = await t.request('POST', '/v0/assistant/photo/upload', { key: u.apiKey, headers: photo.headers, payload: photo.payload });
     expect(uploaded.statusCode, uploaded.body).toBe(201);
     const url = new URL(uploaded.json().info.url).pathname;
     const key = url.replace('/v0/files/', '');
     const direct = new S3Storage(settings, t.dataDir);
-    expect(await direct.stat(key)).toEqual({ size: PNG.length, contentType: 'image/png' });
+    expect(await direct.stat(key)).toEqual({ size: uploaded.json().info.size, contentType: 'image/png' });
     expect(fs.existsSync(path.join(t.dataDir, 'files', key))).toBe(false);
     const served = await t.request('GET', url);
     expect(served.statusCode).toBe(200);
     expect(served.headers['content-type']).toBe('image/png');
-    expect(served.rawPayload.equals(PNG)).toBe(true);
+    expect(served.rawPayload.length).toBe(uploaded.json().info.size);
+    expect(served.rawPayload.subarray(0, 8).equals(PNG.subarray(0, 8))).toBe(true);
+    expect(served.rawPayload.includes('<script')).toBe(false);
 
     const voice = multipart({ name: 'Mine' }, { filename: 'sample.wav', contentType: 'audio/wav', content: WAV });
     const cloned = await t.request('POST', '/v0/assistant/voice/clone', { key: u.apiKey, headers: voice.headers, payload: voice.payload });

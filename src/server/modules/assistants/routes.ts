@@ -51,6 +51,7 @@ import {
   updateAssistant,
 } from './repository.ts';
 import { createAssistant, getAssistant, updateAssistantConfig } from './service.ts';
+import { reencodePhoto } from './photos.ts';
 import { readUpload } from './uploads.ts';
 
 // Permissions (semantics §1 roles): reading needs assistant:read, creating and changing (including
@@ -189,6 +190,8 @@ export async function assistantsRoutes(app: FastifyInstance): Promise<void> {
     url: '/v0/assistant/photo/upload',
     operationId: 'uploadAssistantPhoto',
     summary: 'Upload a profile photo (JPEG, PNG, WebP or GIF, at most 5 MiB); with assistant_id it becomes that assistant’s photo',
+    description:
+      'The image is decoded and stored re-encoded: EXIF orientation applied, metadata and anything after the image removed, at most 2048 px on a side, GIF stored as PNG (content_type and size describe the stored file). Animated, undecodable or over-40-megapixel images → 422.',
     tag: 'assistants',
     multipart: {
       fields: {
@@ -202,12 +205,14 @@ export async function assistantsRoutes(app: FastifyInstance): Promise<void> {
     handler: async ({ principal, req, deps }) => {
       requireKeyPermission(principal, 'assistant:write');
       const scope = scopeOf(principal);
-      const { fields, file } = await readUpload(req, storage.tempDir, PhotoUploadFields, {
+      const { fields, file: received } = await readUpload(req, storage.tempDir, PhotoUploadFields, {
         maxBytes: PHOTO_MAX_BYTES,
         tooLarge: ASSISTANT_MESSAGES.photoTooLarge,
         sniff: sniffPhotoType,
         unsupported: `Unsupported image type. Upload one of: ${PHOTO_TYPES.join(', ')}.`,
       });
+      // Only freshly encoded pixels are kept: no metadata, no appended payload, no bombs (photos.ts).
+      const file = await reencodePhoto(received.tempPath, received.type, storage.tempDir);
       const key = `photos/${randomObjectName()}.${EXTENSION_OF_TYPE[file.type]}`;
       try {
         if (fields.assistant_id !== undefined && !(await findAssistant(deps.db, scope, fields.assistant_id))) {

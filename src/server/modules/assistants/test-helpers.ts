@@ -1,10 +1,34 @@
 import { Readable } from 'node:stream';
+import zlib from 'node:zlib';
+import sharp from 'sharp';
 import { synthesizeSample } from '../../voice/presets.ts';
 
-export const PNG = Buffer.concat([
-  Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-  Buffer.from('0000000d49484452000000010000000108060000001f15c489', 'hex'),
-]);
+/** A real, decodable 16×12 PNG (uploads are decoded and re-encoded, so a header alone is refused). */
+export const PNG = await sharp({ create: { width: 16, height: 12, channels: 4, background: { r: 30, g: 90, b: 200, alpha: 1 } } }).png().toBuffer();
+
+/** A PNG chunk with its length and CRC. */
+function pngChunk(type: string, data: Buffer): Buffer {
+  const length = Buffer.alloc(4);
+  length.writeUInt32BE(data.length);
+  const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(zlib.crc32(body));
+  return Buffer.concat([length, body, crc]);
+}
+
+/**
+ * A decompression bomb: a well-formed PNG of about 1 KB whose header declares width×height RGB pixels
+ * (its one IDAT is a megabyte of zeros, deflated).
+ */
+export function pngBomb(width: number, height: number): Buffer {
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header[8] = 8; // bit depth
+  header[9] = 2; // RGB
+  return Buffer.concat([PNG.subarray(0, 8), pngChunk('IHDR', header), pngChunk('IDAT', zlib.deflateSync(Buffer.alloc(1024 * 1024))), pngChunk('IEND', Buffer.alloc(0))]);
+}
+
 export const WAV = synthesizeSample(200, 0.2);
 
 const BOUNDARY = '----rostertestboundary7MA4YWxkTrZu0gW';
