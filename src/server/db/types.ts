@@ -84,6 +84,23 @@ export interface RateLimitHitTable {
   count: number;
 }
 
+/** One Idempotency-Key of one caller on one operation (see src/server/http/idempotency.ts). */
+export interface IdempotencyKeyTable {
+  /** SHA-256 of caller, operation, path parameters and the key: the raw key is never stored. */
+  id: string;
+  /** SHA-256 of the request (canonical JSON body and query, or the received multipart content). */
+  fingerprint: string;
+  state: 'in_flight' | 'done';
+  /** Random per claim: only the request holding the claim can complete or release the row. */
+  claim_id: string;
+  status: number | null;
+  /** The response body, AES-256-GCM sealed with a key derived from the Idempotency-Key. */
+  response: string | null;
+  created_at: string;
+  claimed_at: string;
+  expires_at: string;
+}
+
 export interface CoreTables {
   users: UserTable;
   organizations: OrganizationTable;
@@ -93,6 +110,7 @@ export interface CoreTables {
   billing_accounts: BillingAccountTable;
   credit_ledger: CreditLedgerTable;
   rate_limit_hits: RateLimitHitTable;
+  idempotency_keys: IdempotencyKeyTable;
 }
 
 /** Each feature module adds its tables by extending this interface with its own `…Tables`. */

@@ -13,7 +13,7 @@ export function installCors(app: FastifyInstance, origins: string[]): void {
     if (!origin || !(allowAll || allowed.has(origin))) return;
     reply.header('Access-Control-Allow-Origin', allowAll ? '*' : origin);
     reply.header('Vary', 'Origin');
-    reply.header('Access-Control-Expose-Headers', 'X-Request-Id, Retry-After, RateLimit, RateLimit-Policy, Content-Disposition');
+    reply.header('Access-Control-Expose-Headers', 'X-Request-Id, Retry-After, RateLimit, RateLimit-Policy, Content-Disposition, Idempotent-Replayed');
   });
   app.options('/v0/*', async (req, reply) => {
     const origin = req.headers.origin;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ErrorSchema, ValidationErrorSchema } from '../../shared/errors.ts';
 import type { RouteRegistry } from './route.ts';
+import { IDEMPOTENCY_HEADER_DOC, REPLAYED_HEADER } from './idempotency.ts';
 
 const STATUS_TEXT: Record<number, string> = {
   400: 'Bad request',
@@ -42,9 +43,20 @@ export function buildOpenApi(routes: RouteRegistry, version: string) {
       [String(r.status ?? 200)]:
         r.status === 204
           ? { description: 'No content' }
-          : { description: 'Success', content: { 'application/json': { schema: jsonSchema(r.response, 'output') } } },
+          : {
+              description: 'Success',
+              ...(r.idempotent
+                ? { headers: { [REPLAYED_HEADER]: { description: 'true when this is the stored response of an earlier request with the same Idempotency-Key', schema: { type: 'string', enum: ['true'] } } } }
+                : {}),
+              content: { 'application/json': { schema: jsonSchema(r.response, 'output') } },
+            },
     };
-    const errors = new Set([...(r.auth === false ? [] : [401]), ...(r.body || r.query || r.params ? [422] : []), ...(r.errors ?? [])]);
+    const errors = new Set([
+      ...(r.auth === false ? [] : [401]),
+      ...(r.body || r.query || r.params || r.idempotent ? [422] : []),
+      ...(r.idempotent ? [409] : []),
+      ...(r.errors ?? []),
+    ]);
     for (const code of [...errors].sort()) {
       responses[String(code)] = {
         description: STATUS_TEXT[code] ?? 'Error',
@@ -76,7 +88,17 @@ export function buildOpenApi(routes: RouteRegistry, version: string) {
       tags: [r.tag],
       ...(r.extension ? { 'x-extension': true } : {}),
       ...(r.auth === false ? { security: [] } : {}),
-      parameters: [...queryOrPathParameters(r.params, 'path'), ...queryOrPathParameters(r.query, 'query')],
+      parameters: [
+        ...queryOrPathParameters(r.params, 'path'),
+        ...queryOrPathParameters(r.query, 'query'),
+        ...[...(r.idempotent ? [IDEMPOTENCY_HEADER_DOC] : []), ...(r.headers ?? [])].map((h) => ({
+          name: h.name,
+          in: 'header',
+          required: 'required' in h ? Boolean(h.required) : false,
+          description: h.description,
+          schema: h.schema ?? { type: 'string' },
+        })),
+      ],
       ...(requestBody ? { requestBody } : {}),
       responses,
     };

@@ -3,6 +3,15 @@ import type { z } from 'zod';
 import { authenticate, type Principal } from '../auth/principal.ts';
 import type { Deps } from '../deps.ts';
 import { parseOr422 } from './validation.ts';
+import {
+  canonicalJson,
+  idempotencyKeyOf,
+  IdempotentRequest,
+  jsonFingerprint,
+  NO_IDEMPOTENCY,
+  sendReplay,
+  type IdempotencyHooks,
+} from './idempotency.ts';
 
 /**
  * A response body that is already JSON text (built by the database for large lists), sent as is instead
@@ -22,6 +31,16 @@ interface Context<B, Q, P, A extends boolean> {
   params: P;
   principal: A extends false ? null : Principal;
   deps: Deps;
+  /** The request's Idempotency-Key (no-ops without one); see http/idempotency.ts. */
+  idempotency: IdempotencyHooks;
+}
+
+/** A request header documented in OpenAPI. */
+export interface HeaderDoc {
+  name: string;
+  description: string;
+  required?: boolean;
+  schema?: Record<string, unknown>;
 }
 
 export interface RouteDef<
@@ -53,6 +72,14 @@ export interface RouteDef<
   errors?: number[];
   description?: string;
   /** Extra headers documented, e.g. Idempotency-Key. */
+  headers?: HeaderDoc[];
+  /**
+   * Honours an Idempotency-Key header (and documents it). The handler must store its response with
+   * `idempotency.record(tx, body)` / `idempotency.transaction(db, work)` in the transaction of its
+   * effect. JSON routes are claimed before the handler runs; multipart handlers call
+   * `idempotency.claim(fingerprint)` once they have received (and hashed) the upload.
+   */
+  idempotent?: boolean;
   handler(
     ctx: Context<z.output<BS>, z.output<QS>, z.output<PS>, A>,
   ): Promise<z.input<RS> | RawJson | undefined> | z.input<RS> | RawJson | undefined;
@@ -88,6 +115,7 @@ export function route<
   RS extends z.ZodType,
   A extends boolean = true,
 >(app: FastifyInstance, def: RouteDef<BS, QS, PS, RS, A>): void {
+  if (def.idempotent && def.auth === false) throw new Error(`${def.operationId}: idempotency keys are per caller, the route needs auth`);
   app.routeRegistry.push(def as RouteDef<any, any, any, any, any>);
   const needsAuth = def.auth !== false;
   const status = def.status ?? 200;
@@ -101,15 +129,35 @@ export function route<
       const params = def.params ? parseOr422(def.params, req.params, 'path') : req.params;
       const query = def.query ? parseOr422(def.query, req.query, 'query') : req.query;
       const body = def.body ? parseOr422(def.body, req.body ?? {}, 'body') : undefined;
-      const result = await def.handler({
-        req,
-        reply,
-        body: body as never,
-        query: query as never,
-        params: params as never,
-        principal: principal as never,
-        deps,
-      });
+      const key = def.idempotent && principal ? idempotencyKeyOf(req) : undefined;
+      const idem =
+        key === undefined ? null : new IdempotentRequest(deps, reply, status, principal!, `${def.operationId}${canonicalJson(params)}`, key);
+      if (idem && !def.multipart) {
+        const stored = await idem.acquire(jsonFingerprint(req));
+        if (stored) return sendReplay(reply, stored);
+      }
+      let result;
+      try {
+        result = await def.handler({
+          req,
+          reply,
+          body: body as never,
+          query: query as never,
+          params: params as never,
+          principal: principal as never,
+          deps,
+          idempotency: idem ?? NO_IDEMPOTENCY,
+        });
+        if (idem?.claimed && !idem.recorded && !reply.sent) {
+          // A handler path that forgot to record: the effect is done but a retry would repeat it.
+          req.log.error({ route: def.operationId }, 'idempotent handler did not record its response in its transaction');
+          if (deps.config.validateResponses) throw new Error(`${def.operationId} did not record its idempotent response`);
+          await idem.record(deps.db, result);
+        }
+      } catch (error) {
+        await idem?.release().catch((err) => req.log.error({ err }, 'could not release an idempotency key'));
+        throw error;
+      }
       if (reply.sent) return reply;
       if (deps.config.validateResponses) {
         const checked = def.response.safeParse(result instanceof RawJson ? JSON.parse(result.text) : result);

@@ -13,6 +13,8 @@ export interface ReceivedFile<T> {
   type: T | null;
   /** True when more than maxBytes arrived (the rest was discarded, never buffered). */
   tooLarge: boolean;
+  /** SHA-256 (base64url) of the bytes received, hashed as they streamed by (an Idempotency-Key fingerprint). */
+  sha256: string;
 }
 
 /**
@@ -31,10 +33,12 @@ export async function receiveToTempFile<T>(
   let size = 0;
   let head = Buffer.alloc(0);
   let tooLarge = false;
+  const hash = crypto.createHash('sha256');
   const guard = new Transform({
     transform(chunk: Buffer, _enc, done) {
       if (head.length < SNIFF_BYTES) head = Buffer.concat([head, chunk.subarray(0, SNIFF_BYTES - head.length)]);
       size += chunk.length;
+      if (!tooLarge) hash.update(chunk);
       if (size > maxBytes) {
         tooLarge = true;
         return done(); // drop: keep draining the source without writing
@@ -50,7 +54,7 @@ export async function receiveToTempFile<T>(
   }
   // A multipart parser with its own fileSize limit truncates rather than passing the excess through.
   if ((source as Readable & { truncated?: boolean }).truncated) tooLarge = true;
-  return { tempPath, size, type: sniff(new Uint8Array(head)), tooLarge };
+  return { tempPath, size, type: sniff(new Uint8Array(head)), tooLarge, sha256: hash.digest('base64url') };
 }
 
 export async function discard(tempPath: string): Promise<void> {

@@ -7,6 +7,7 @@ import { organizationsMigration } from './2026-11-22-04-organizations.ts';
 import { accountMigration } from './2026-11-22-05-account.ts';
 import { tilesMigration } from './2026-11-22-06-tiles.ts';
 import { rateLimitsMigration } from './2026-11-22-07-rate-limits.ts';
+import { idempotencyMigration } from './2026-11-22-08-idempotency.ts';
 
 /** Every migration in order. Names are dates: append new ones, never edit or reorder landed ones. */
 export function allMigrations(dialect: Dialect): Record<string, Migration> {
@@ -18,5 +19,6 @@ export function allMigrations(dialect: Dialect): Record<string, Migration> {
     '2026-11-22-05-account': accountMigration(dialect),
     '2026-11-22-06-tiles': tilesMigration(dialect),
     '2026-11-22-07-rate-limits': rateLimitsMigration,
+    '2026-11-22-08-idempotency': idempotencyMigration,
   };
 }

@@ -28,25 +28,33 @@ export function accountRoutes(app: FastifyInstance): void {
     body: CreateWithBusinessInfoInput,
     response: CreateWithBusinessInfoResponse,
     errors: [400, 422],
-    handler: async ({ principal, body, deps }) => {
+    idempotent: true,
+    handler: async ({ principal, body, deps, idempotency }) => {
       const businessInfo = body.account_type === 'business' ? (body.business_info ?? null) : null;
       if (!body.email) {
-        await deps.db
-          .updateTable('users')
-          .set({
-            account_type: body.account_type,
-            business_info: businessInfo ? JSON.stringify(businessInfo) : null,
-            ...(body.name ? { first_name: body.name } : {}),
-            ...(body.last_name ? { last_name: body.last_name } : {}),
-            updated_at: deps.now().toISOString(),
-          })
-          .where('id', '=', principal.userId)
-          .execute();
-        return { message: `Account type updated to ${body.account_type}`, user_id: principal.userId };
+        return idempotency.transaction(deps.db, async (tx) => {
+          await tx
+            .updateTable('users')
+            .set({
+              account_type: body.account_type,
+              business_info: businessInfo ? JSON.stringify(businessInfo) : null,
+              ...(body.name ? { first_name: body.name } : {}),
+              ...(body.last_name ? { last_name: body.last_name } : {}),
+              updated_at: deps.now().toISOString(),
+            })
+            .where('id', '=', principal.userId)
+            .execute();
+          return { message: `Account type updated to ${body.account_type}`, user_id: principal.userId };
+        });
       }
       if (await findUserByEmail(deps.db, body.email)) throw badRequest(DUPLICATE_EMAIL);
+      const created = ({ userId, apiKey }: { userId: string; apiKey: string }) => ({
+        message: `User created successfully with account type: ${body.account_type}`,
+        user_id: userId,
+        api_key: apiKey,
+      });
       try {
-        const { userId, apiKey } = await createUser(
+        const user = await createUser(
           deps.db,
           {
             email: body.email,
@@ -57,8 +65,9 @@ export function accountRoutes(app: FastifyInstance): void {
             creditsMicros: toMicros(deps.config.signupCredits),
           },
           deps.now(),
+          (tx, user) => idempotency.record(tx, created(user)),
         );
-        return { message: `User created successfully with account type: ${body.account_type}`, user_id: userId, api_key: apiKey };
+        return created(user);
       } catch (error) {
         // Two requests for one e-mail at once: the unique index lets one through.
         if (isUniqueViolation(error)) throw badRequest(DUPLICATE_EMAIL);

@@ -98,9 +98,10 @@ export async function assistantsRoutes(app: FastifyInstance): Promise<void> {
     body: CreateAssistantInput,
     response: AssistantInfoResponse,
     errors: [402, 403, 422],
-    handler: async ({ principal, body, deps }) => {
+    idempotent: true,
+    handler: async ({ principal, body, deps, idempotency }) => {
       requireKeyPermission(principal, 'assistant:write');
-      return { info: await createAssistant(deps, scopeOf(principal), body) };
+      return { info: await createAssistant(deps, scopeOf(principal), body, (tx, info) => idempotency.record(tx, { info })) };
     },
   });
 
@@ -202,15 +203,21 @@ export async function assistantsRoutes(app: FastifyInstance): Promise<void> {
     response: PhotoUploadResponse,
     status: 201,
     errors: [403, 404, 413, 415, 422],
-    handler: async ({ principal, req, deps }) => {
+    idempotent: true,
+    handler: async ({ principal, req, deps, idempotency }) => {
       requireKeyPermission(principal, 'assistant:write');
       const scope = scopeOf(principal);
-      const { fields, file: received } = await readUpload(req, storage.tempDir, PhotoUploadFields, {
+      const { fields, file: received, fingerprint } = await readUpload(req, storage.tempDir, PhotoUploadFields, {
         maxBytes: PHOTO_MAX_BYTES,
         tooLarge: ASSISTANT_MESSAGES.photoTooLarge,
         sniff: sniffPhotoType,
         unsupported: `Unsupported image type. Upload one of: ${PHOTO_TYPES.join(', ')}.`,
       });
+      // Claimed once the upload is in (its fingerprint covers the bytes as sent), before the costly decode.
+      if (await idempotency.claim(fingerprint)) {
+        await discard(received.tempPath);
+        return undefined;
+      }
       // Only freshly encoded pixels are kept: no metadata, no appended payload, no bombs (photos.ts).
       const file = await reencodePhoto(received.tempPath, received.type, storage.tempDir);
       const key = `photos/${randomObjectName()}.${EXTENSION_OF_TYPE[file.type]}`;
@@ -224,6 +231,7 @@ export async function assistantsRoutes(app: FastifyInstance): Promise<void> {
         throw error;
       }
       const url = fileUrl(key);
+      const response = { info: { url, content_type: file.type, size: file.size } };
       try {
         await deps.db.transaction().execute(async (tx) => {
           await recordStoredFile(tx, {
@@ -240,12 +248,13 @@ export async function assistantsRoutes(app: FastifyInstance): Promise<void> {
             if (!(await findAssistant(tx, scope, fields.assistant_id))) throw notFound(ASSISTANT_MESSAGES.notFound);
             await updateAssistant(tx, fields.assistant_id, { profile_photo: url, updated_at: deps.now().toISOString() });
           }
+          await idempotency.record(tx, response);
         });
       } catch (error) {
         await storage.delete(key);
         throw error;
       }
-      return { info: { url, content_type: file.type, size: file.size } };
+      return response;
     },
   });
 
@@ -296,10 +305,11 @@ export async function assistantsRoutes(app: FastifyInstance): Promise<void> {
     response: VoiceInfoResponse,
     status: 201,
     errors: [403, 413, 415, 422],
-    handler: async ({ principal, req, deps }) => {
+    idempotent: true,
+    handler: async ({ principal, req, deps, idempotency }) => {
       requireKeyPermission(principal, 'assistant:write');
       const scope = scopeOf(principal);
-      const { fields, file } = await readUpload(req, storage.tempDir, VoiceCloneFields, {
+      const { fields, file, fingerprint } = await readUpload(req, storage.tempDir, VoiceCloneFields, {
         maxBytes: VOICE_SAMPLE_MAX_BYTES,
         tooLarge: ASSISTANT_MESSAGES.voiceTooLarge,
         sniff: sniffAudioType,
@@ -308,6 +318,10 @@ export async function assistantsRoutes(app: FastifyInstance): Promise<void> {
       const provider = fields.provider ?? DEFAULT_CLONE_VOICE_PROVIDER;
       const key = `voices/${randomObjectName()}.${EXTENSION_OF_TYPE[file.type]}`;
       try {
+        if (await idempotency.claim(fingerprint)) {
+          await discard(file.tempPath);
+          return undefined;
+        }
         await storage.putFile(key, file.tempPath, file.type);
       } catch (error) {
         await discard(file.tempPath);
@@ -324,11 +338,11 @@ export async function assistantsRoutes(app: FastifyInstance): Promise<void> {
         });
         clonedId = cloned.voiceId;
         const now = deps.now().toISOString();
-        const row = await deps.db.transaction().execute(async (tx) => {
+        const response = await idempotency.transaction(deps.db, async (tx) => {
           if (cloned.keepSample) {
             await recordStoredFile(tx, { key, user_id: scope.userId, organization_id: scope.organizationId, kind: 'voice_sample', content_type: file.type, size: file.size, created_at: now });
           }
-          return insertVoice(tx, {
+          const row = await insertVoice(tx, {
             user_id: scope.userId,
             organization_id: scope.organizationId,
             voice_id: cloned.voiceId,
@@ -340,9 +354,11 @@ export async function assistantsRoutes(app: FastifyInstance): Promise<void> {
             sample_key: cloned.keepSample ? key : null,
             created_at: now,
           });
+          return { info: toVoice(row, fileUrl) };
         });
-        if (!cloned.keepSample) await storage.delete(key);
-        return { info: toVoice(row, fileUrl) };
+        // Committed: a sample that fails to go is logged, never turned into an error (or an undo).
+        if (!cloned.keepSample) await storage.delete(key).catch((err) => req.log.warn({ err }, 'could not remove an unkept voice sample'));
+        return response;
       } catch (error) {
         // Nothing half-made stays behind: neither the stored sample nor the voice at the provider.
         await storage.delete(key);

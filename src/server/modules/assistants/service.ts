@@ -71,13 +71,22 @@ async function checkVoice(deps: Deps, tx: Conn, scope: Scope, voiceId: string, p
   return actual;
 }
 
-export async function createAssistant(deps: Deps, scope: Scope, input: CreateAssistantParsed): Promise<Assistant> {
+/**
+ * Hires an assistant: insert and charge in one transaction. `beforeCommit` runs last in that
+ * transaction with the result (the route stores its idempotent response there).
+ */
+export async function createAssistant(
+  deps: Deps,
+  scope: Scope,
+  input: CreateAssistantParsed,
+  beforeCommit?: (tx: Conn, assistant: Assistant) => Promise<void>,
+): Promise<Assistant> {
   const provider = input.voice_provider ?? DEFAULT_ASSISTANT_VOICE_PROVIDER;
   const account = await accountOf(deps.db, scope);
   const now = deps.now();
   const stamp = now.toISOString();
   const createInfra = input.create_infra ?? true;
-  const row = await deps.db.transaction().execute(async (tx) => {
+  return deps.db.transaction().execute(async (tx) => {
     // In the transaction: the voice cannot be deleted before this assistant is committed.
     if (input.voice_id) await checkVoice(deps, tx, scope, input.voice_id, provider);
     const id = await insertAssistant(tx, {
@@ -118,9 +127,10 @@ export async function createAssistant(deps: Deps, scope: Scope, input: CreateAss
     // Same transaction as the insert: short of credits → 402 and the insert is rolled back.
     await chargeCredits(tx, account.id, toMicros(deps.config.assistantCost), 'assistant_create', `assistant:${id}`, now, ASSISTANT_MESSAGES.insufficientCredits);
     const base = { id, first_name: input.first_name ?? null, surname: input.surname ?? null, email: input.email ?? null, phone: input.phone ?? null };
-    return updateAssistant(tx, id, createInfra ? infraChanges(base, deps.config.assistantMailDomain) : {});
+    const assistant = toAssistant(await updateAssistant(tx, id, createInfra ? infraChanges(base, deps.config.assistantMailDomain) : {}));
+    await beforeCommit?.(tx, assistant);
+    return assistant;
   });
-  return toAssistant(row);
 }
 
 export async function getAssistant(db: Conn, scope: Scope, id: number): Promise<AssistantRow> {

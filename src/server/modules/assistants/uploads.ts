@@ -3,6 +3,7 @@ import type { MultipartFile } from '@fastify/multipart';
 import type { z } from 'zod';
 import { badRequest, HttpError, invalid, payloadTooLarge, unsupportedMediaType } from '../../http/errors.ts';
 import { parseOr422 } from '../../http/validation.ts';
+import { canonicalJson, sha256 } from '../../http/idempotency.ts';
 import { discard, receiveToTempFile } from '../../storage/upload.ts';
 
 /** Errors busboy raises for a body that is not well-formed multipart (truncated, wrong boundary…). */
@@ -11,6 +12,12 @@ const MALFORMED_MULTIPART = /^(Unexpected end of (multipart data|form)|Multipart
 export interface ParsedUpload<F, T> {
   fields: F;
   file: { tempPath: string; size: number; type: T };
+  /**
+   * What the request asks for, for an Idempotency-Key: a hash of the text fields as received and of
+   * the file's bytes (hashed while streaming). Independent of the multipart boundary, part order,
+   * file name and declared type, none of which change what the upload does.
+   */
+  fingerprint: string;
 }
 
 export interface UploadRules<T> {
@@ -57,7 +64,11 @@ export async function readUpload<S extends z.ZodType, T>(
     if (received.tooLarge) throw payloadTooLarge(rules.tooLarge);
     if (received.size === 0) throw invalid(['form', 'file'], 'The file is empty.');
     if (received.type === null) throw unsupportedMediaType(rules.unsupported);
-    return { fields, file: { tempPath: received.tempPath, size: received.size, type: received.type } };
+    return {
+      fields,
+      file: { tempPath: received.tempPath, size: received.size, type: received.type },
+      fingerprint: sha256(canonicalJson({ fields: raw, file: received.sha256 })),
+    };
   } catch (error) {
     if (received) await discard(received.tempPath);
     // The multipart parser's complaints are the client's body, not a server fault.

@@ -226,11 +226,14 @@ export function contextsRoutes(app: FastifyInstance): void {
     body: RollbackInput,
     response: RollbackResponse,
     errors: [400, 403, 404, 422],
-    handler: async ({ principal, params, body, deps }) => {
+    idempotent: true,
+    handler: async ({ principal, params, body, deps, idempotency }) => {
       requireKeyPermission(principal, 'project:write');
       const context = await contextOr404(deps.db, principal, params.project_name, params.context_name);
-      const autoSaved = await deps.db.transaction().execute((tx) => rollback(tx, context.id, context.name, body.commit_hash, deps.now()));
-      return { status: 'success' as const, message: `Context ${context.name} rolled back to ${body.commit_hash}`, auto_saved_commit_hash: autoSaved };
+      return idempotency.transaction(deps.db, async (tx) => {
+        const autoSaved = await rollback(tx, context.id, context.name, body.commit_hash, deps.now());
+        return { status: 'success' as const, message: `Context ${context.name} rolled back to ${body.commit_hash}`, auto_saved_commit_hash: autoSaved };
+      });
     },
   });
 }

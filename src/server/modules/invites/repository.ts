@@ -112,6 +112,8 @@ export async function upsertInvite(
   db: Conn,
   input: { organizationId: number; email: string; roleId: number; days: number; invitedBy: string; publicUrl: string },
   now: Date,
+  /** Runs last in the transaction with the result (the route stores its idempotent response there). */
+  beforeCommit?: (tx: Conn, invite: Invite) => Promise<void>,
 ): Promise<Invite> {
   const attempt = () =>
     db.transaction().execute(async (tx) => {
@@ -172,6 +174,7 @@ export async function upsertInvite(
       const invite = toInvite(row, token.raw);
       const mail = inviteMail(input.publicUrl, invite, token.raw);
       await enqueueMail(tx, { to: input.email, ...mail, reference: id, organizationId: input.organizationId }, now);
+      await beforeCommit?.(tx, invite);
       return invite;
     });
   try {

@@ -59,7 +59,8 @@ export function invitesRoutes(app: FastifyInstance): void {
     response: InviteSchema,
     status: 201,
     errors: [400, 403, 404, 409, 422, 429],
-    handler: async ({ params, body, principal, deps }) => {
+    idempotent: true,
+    handler: async ({ params, body, principal, deps, idempotency }) => {
       await requireOrgPermission(deps.db, principal, params.organization_id, 'org:write');
       const roleId = resolveAssignableRole(body.role_id, body.role_name);
       return upsertInvite(
@@ -73,6 +74,7 @@ export function invitesRoutes(app: FastifyInstance): void {
           publicUrl: deps.config.publicUrl,
         },
         deps.now(),
+        (tx, invite) => idempotency.record(tx, invite),
       );
     },
   });

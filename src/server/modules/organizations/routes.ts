@@ -129,7 +129,8 @@ export function organizationsRoutes(app: FastifyInstance): void {
     response: AddedMemberSchema,
     status: 201,
     errors: [400, 403, 404, 409, 422],
-    handler: async ({ params, body, principal, deps }) => {
+    idempotent: true,
+    handler: async ({ params, body, principal, deps, idempotency }) => {
       await requireOrgPermission(deps.db, principal, params.organization_id, 'org:write');
       const roleId = resolveAssignableRole(body.role_id, undefined, 'Cannot assign Owner role to a new member. Use ownership transfer instead.');
       const user = await deps.db.selectFrom('users').select('id').where('id', '=', body.user_id).executeTakeFirst();
@@ -138,10 +139,10 @@ export function organizationsRoutes(app: FastifyInstance): void {
         throw conflict('User is already a member of this organization.');
       }
       try {
-        const { apiKey } = await deps.db
-          .transaction()
-          .execute((tx) => insertMembership(tx, params.organization_id, body.user_id, roleId, deps.now()));
-        return { message: 'Member added successfully', user_id: body.user_id, api_key: apiKey };
+        return await idempotency.transaction(deps.db, async (tx) => {
+          const { apiKey } = await insertMembership(tx, params.organization_id, body.user_id, roleId, deps.now());
+          return { message: 'Member added successfully', user_id: body.user_id, api_key: apiKey };
+        });
       } catch (error) {
         if (isUniqueViolation(error)) throw conflict('User is already a member of this organization.');
         throw error;

@@ -120,9 +120,10 @@ export function tilesRoutes(app: FastifyInstance): void {
     body: ImportTemplateInput,
     response: ImportTemplateResponse,
     errors: [403, 404, 409, 422],
-    handler: async ({ principal, deps, body }) => {
+    idempotent: true,
+    handler: async ({ principal, deps, body, idempotency }) => {
       requireKeyPermission(principal, 'project:write');
-      return importTemplate(deps, principal, body);
+      return importTemplate(deps, principal, body, (tx, response) => idempotency.record(tx, response));
     },
   });
 

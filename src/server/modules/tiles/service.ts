@@ -133,7 +133,13 @@ function rejectInvalid(result: ValidationResult): never {
   throw new HttpError(422, issuesAsDetail(result), {}, { validation_result: result, errors });
 }
 
-export async function importTemplate(deps: Deps, principal: Principal, body: ImportRequest): Promise<ImportTemplateResponse> {
+/** Imports a template; `beforeCommit` runs last in the import's transaction with the response. */
+export async function importTemplate(
+  deps: Deps,
+  principal: Principal,
+  body: ImportRequest,
+  beforeCommit?: (tx: Conn, response: ImportTemplateResponse) => Promise<void>,
+): Promise<ImportTemplateResponse> {
   const scope = scopeOf(principal);
   const project = await projectInScope(deps.db, scope, body.project);
   if (!project) throw notFound('Project not found.');
@@ -177,7 +183,7 @@ export async function importTemplate(deps: Deps, principal: Principal, body: Imp
   // One retry: a concurrent import may create the same tab between our read and our insert.
   for (let attempt = 0; ; attempt++) {
     try {
-      const created = await deps.db.transaction().execute(async (tx) => {
+      return await deps.db.transaction().execute(async (tx) => {
         const extra: string[] = [];
         let tabId: string;
         if (destination.kind === 'tab') tabId = destination.tabId;
@@ -196,15 +202,16 @@ export async function importTemplate(deps: Deps, principal: Principal, body: Imp
           extra.push(`Replaced the existing tile ${tileName} (id ${clash.id}).`);
         }
         const row = await insertTile(tx, tabId, content, principal.userId, deps.now());
-        return { tileId: row.id, tabId, extra };
+        const response: ImportTemplateResponse = {
+          success: true,
+          validation_result: validation,
+          import_stats: { tiles: 1 },
+          created_ids: { tile_id: row.id, tab_id: tabId },
+          warnings: [...extra, ...warnings],
+        };
+        await beforeCommit?.(tx, response);
+        return response;
       });
-      return {
-        success: true,
-        validation_result: validation,
-        import_stats: { tiles: 1 },
-        created_ids: { tile_id: created.tileId, tab_id: created.tabId },
-        warnings: [...created.extra, ...warnings],
-      };
     } catch (err) {
       if (!isUniqueViolation(err)) throw err;
       if (attempt >= 1) throw tileClash(tileName);

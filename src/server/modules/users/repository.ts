@@ -20,7 +20,13 @@ export const userCreatedHooks: UserCreatedHook[] = [];
  * Creates a user with their personal key and billing account in one transaction.
  * Returns the raw key: the only time it exists outside the caller's hands.
  */
-export async function createUser(db: Conn, input: NewUser, now: Date): Promise<{ userId: string; apiKey: string }> {
+export async function createUser(
+  db: Conn,
+  input: NewUser,
+  now: Date,
+  /** Runs last in the transaction (the route stores its idempotent response there). */
+  beforeCommit?: (tx: Conn, created: { userId: string; apiKey: string }) => Promise<void>,
+): Promise<{ userId: string; apiKey: string }> {
   return db.transaction().execute(async (tx) => {
     const userId = randomUUID();
     const at = now.toISOString();
@@ -48,6 +54,7 @@ export async function createUser(db: Conn, input: NewUser, now: Date): Promise<{
     const apiKey = await insertPersonalKey(tx, userId, at);
     await openAccount(tx, { userId }, input.creditsMicros, now);
     for (const hook of userCreatedHooks) await hook(tx, userId, now);
+    await beforeCommit?.(tx, { userId, apiKey });
     return { userId, apiKey };
   });
 }
