@@ -59,6 +59,13 @@ try {
       .filter((a) => a.score !== null && a.score < 1 && a.scoreDisplayMode !== 'informative' && a.scoreDisplayMode !== 'notApplicable' && a.scoreDisplayMode !== 'manual')
       .filter((a) => ['binary', 'metricSavings'].includes(a.scoreDisplayMode) || a.score < 0.9)
       .map((a) => `${a.id} (${a.score})`);
+    // What a failed accessibility or best-practices check points at, to fix it without rerunning.
+    const findings = Object.values(audits)
+      .filter((a) => a.score === 0 && a.scoreDisplayMode === 'binary')
+      .map((a) => ({
+        audit: a.id,
+        items: (a.details?.items ?? []).slice(0, 5).map((i) => i.node?.snippet ?? i.node?.selector ?? i.description ?? i.source?.url ?? JSON.stringify(i).slice(0, 300)),
+      }));
     results.push({
       page: page.name,
       scores,
@@ -67,6 +74,7 @@ try {
       tbtMs: Math.round(audits['total-blocking-time']?.numericValue ?? 0),
       cls: Number((audits['cumulative-layout-shift']?.numericValue ?? 0).toFixed(3)),
       failing,
+      findings,
     });
   }
 } finally {
@@ -88,6 +96,7 @@ for (const r of results) {
     ok ? ' ok' : ' MISSED',
   );
   if (r.failing.length) console.log(`   below 1: ${r.failing.join(', ')}`);
+  for (const f of r.findings) console.log(`   ${f.audit}: ${f.items.join(' | ')}`);
 }
 const outDir = path.join(root, 'bench/results');
 fs.mkdirSync(outDir, { recursive: true });

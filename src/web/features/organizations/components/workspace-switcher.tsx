@@ -1,4 +1,4 @@
-import { Button, Menu, Skeleton } from '@mantine/core';
+import { Button, Menu, Skeleton, VisuallyHidden } from '@mantine/core';
 import { IconBuilding, IconCheck, IconChevronDown, IconPlus, IconUser } from '@tabler/icons-react';
 import { lazy, Suspense, useState } from 'react';
 import { useSession } from '../../../lib/session.ts';
@@ -25,10 +25,11 @@ export function WorkspaceSwitcher() {
             variant="light"
             size="compact-md"
             rightSection={<IconChevronDown size={14} aria-hidden />}
-            aria-label={`Workspace: ${current}${role ? `, role ${role}` : ''}. Switch workspace`}
           >
+            {/* The name read out starts with what is shown (WCAG 2.5.3 label in name). */}
             {current}
             {role ? ` · ${role}` : ''}
+            <VisuallyHidden>: switch workspace</VisuallyHidden>
           </Button>
         </Menu.Target>
         <Menu.Dropdown>
