@@ -46,9 +46,13 @@ export async function receiveToTempFile<T>(
       done(null, chunk);
     },
   });
+  const out = fs.createWriteStream(tempPath, { flags: 'wx' });
   try {
-    await pipeline(source, guard, fs.createWriteStream(tempPath, { flags: 'wx' }));
+    await pipeline(source, guard, out);
   } catch (error) {
+    // A source that fails early (a body cut off mid-file) can reject the pipeline while the file is
+    // still being opened: removing it before the stream closes would let the open create it afterwards.
+    if (!out.closed) await new Promise<void>((resolve) => out.once('close', () => resolve()));
     await discard(tempPath);
     throw error;
   }
