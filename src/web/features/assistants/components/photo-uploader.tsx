@@ -71,7 +71,7 @@ export function PhotoUploader({
   return (
     <Stack gap="sm">
       <Group gap="md" align="center">
-        <Avatar src={currentUrl ?? null} alt={currentUrl ? `Photo of ${name || 'the new assistant'}` : undefined} size={72} radius="xl" color="initials" name={name || undefined} />
+        <Avatar src={currentUrl ?? null} alt={currentUrl ? `Photo of ${name || 'the new assistant'}` : undefined} size={72} radius="xl" color="blue" name={name || undefined} />
         <Text size="sm" c="dimmed">
           {currentUrl ? 'Current photo.' : 'No photo yet.'} {PHOTO_RULE.kinds}, at most {formatBytes(PHOTO_RULE.maxBytes)}; cropped to a square.
         </Text>

@@ -410,7 +410,7 @@ export function AssistantPage() {
       <PageHeader
         title={
           <Group gap="md" component="span">
-            <Avatar src={a.profile_photo} alt="" size={56} radius="xl" color="initials" name={name}>
+            <Avatar src={a.profile_photo} alt="" size={56} radius="xl" color="blue" name={name}>
               {initials(a)}
             </Avatar>
             <span>{name}</span>

@@ -113,7 +113,7 @@ export function AssistantsPage() {
                     <Table.Tr key={a.agent_id}>
                       <Table.Td>
                         <Group gap="sm" wrap="nowrap">
-                          <Avatar src={a.profile_photo} alt="" radius="xl" color="initials" name={name}>
+                          <Avatar src={a.profile_photo} alt="" radius="xl" color="blue" name={name}>
                             {initials(a)}
                           </Avatar>
                           <div style={{ minWidth: 0 }}>
