@@ -49,14 +49,25 @@ try {
   };
 
   await page.goto(`${base}/projects/typing#key=${key}`);
-  await page.getByText(/^10000 contexts$/).waitFor({ timeout: 60_000 });
+  await page.getByText('10000 contexts', { exact: true }).first().waitFor({ timeout: 60_000 });
   const filter = page.getByLabel('Filter by name prefix');
+  // The observers must see a long task when there is one: block the page for 120 ms once, off the record.
+  await record();
+  await page.evaluate(() =>
+    setTimeout(() => {
+      const end = performance.now() + 120;
+      while (performance.now() < end);
+    }, 0),
+  );
+  await collect('calibration: a 120 ms task');
+  const calibration = results.pop();
+  if (calibration.longestTaskMs < 100) throw new Error(`the Long Tasks observer missed a 120 ms task (saw ${calibration.longestTaskMs} ms)`);
   await record();
   await filter.click();
   await page.keyboard.type('runs/1/', { delay: 80 });
   await page.getByText(/starting with “runs\/1\/”/).waitFor();
   for (let i = 0; i < 7; i++) await page.keyboard.press('Backspace', { delay: 80 });
-  await page.getByText(/^10000 contexts$/).waitFor();
+  await page.getByText('10000 contexts', { exact: true }).first().waitFor();
   await collect('type a prefix over 10 000 contexts, then clear it');
 
   await record();
@@ -76,6 +87,13 @@ try {
   await page.keyboard.type('Ada19', { delay: 80 });
   await page.getByText(/Ada190/).first().waitFor();
   await collect('search 200 assistants');
+} catch (error) {
+  // What the page showed when a step timed out.
+  const shot = path.join(root, 'test-results', 'bench-typing-failure.png');
+  fs.mkdirSync(path.dirname(shot), { recursive: true });
+  await browser?.contexts()[0]?.pages()[0]?.screenshot({ path: shot }).catch(() => {});
+  console.error(`failed; the page is in ${path.relative(root, shot)}`);
+  throw error;
 } finally {
   await browser?.close();
   stop();

@@ -83,8 +83,13 @@ test.describe('assistants', () => {
     await expect(row.locator('img')).toHaveAttribute('src', /\/v0\/files\//);
     await page.getByLabel('Search assistants').fill('nobody-matches-this');
     await expect(page.getByText('No assistant matches “nobody-matches-this”.')).toBeVisible();
-    await page.getByLabel('Search assistants').fill(surname);
+    // Typed key by key as fast as the keyboard goes: no keystroke is lost, and the URL follows.
+    const search = page.getByLabel('Search assistants');
+    await search.fill('');
+    await search.pressSequentially(surname);
+    await expect(search).toHaveValue(surname);
     await expect(row).toBeVisible();
+    await expect(page).toHaveURL(new RegExp(`[?&]q=${encodeURIComponent(surname)}`));
     await checkA11y(page);
 
     // Reconfigure: only the changed fields are sent.

@@ -1,13 +1,15 @@
 import { Anchor, Avatar, Button, Group, Skeleton, Stack, Table, Text, TextInput } from '@mantine/core';
 import { IconMicrophone, IconRobot, IconSearch, IconUserPlus } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import { Link, useSearchParams } from 'react-router';
+import { useDeferredValue } from 'react';
+import { Link } from 'react-router';
 import { assistantDisplayName } from '../../../../shared/assistants.ts';
 import { EmptyState } from '../../../components/empty-state.tsx';
 import { ErrorAlert } from '../../../components/error-alert.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
 import { PermissionGate } from '../../../components/permission-gate.tsx';
 import { missingPermission, useMe } from '../../../lib/use-me.ts';
+import { useUrlFilter } from '../../../lib/use-url-filter.ts';
 import { assistantQueries } from '../api.ts';
 import { hoursPerWeek, initials, matchesSearch, parallelTasks, voiceName } from '../format.ts';
 
@@ -48,8 +50,9 @@ export function AssistantsPage() {
   const assistants = useQuery(assistantQueries.list());
   const voices = useQuery(assistantQueries.voices());
   const me = useMe();
-  const [params, setParams] = useSearchParams();
-  const search = params.get('q') ?? '';
+  const { input: searchInput, setInput: setSearchInput } = useUrlFilter('q');
+  // The list follows the field without ever holding up typing.
+  const search = useDeferredValue(searchInput);
   const cannotHire = missingPermission(me.data, 'assistant:write');
 
   // Without the permission it is a disabled button (not a link), with the reason on hover and focus.
@@ -87,8 +90,8 @@ export function AssistantsPage() {
           label="Search assistants"
           placeholder="Name, about, e-mail, time zone, voice…"
           leftSection={<IconSearch size={16} aria-hidden />}
-          value={search}
-          onChange={(e) => setParams(e.currentTarget.value ? { q: e.currentTarget.value } : {}, { replace: true })}
+          value={searchInput}
+          onChange={(e) => setSearchInput(e.currentTarget.value)}
           maw={360}
         />
         {rows.length === 0 ? (

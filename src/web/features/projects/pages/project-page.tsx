@@ -1,15 +1,16 @@
 import { ActionIcon, Anchor, Badge, Box, Breadcrumbs, Button, Group, Loader, Skeleton, Stack, Text, TextInput, UnstyledButton } from '@mantine/core';
-import { useDebouncedValue, useDisclosure } from '@mantine/hooks';
+import { useDisclosure } from '@mantine/hooks';
 import { IconChevronDown, IconChevronRight, IconFilter, IconFolder, IconPlus, IconTable, IconTrash } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useMemo, useState } from 'react';
-import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
+import { useMemo, useState } from 'react';
+import { Link, useNavigate, useParams } from 'react-router';
 import { confirmDelete } from '../../../components/confirm-delete.tsx';
 import { EmptyState } from '../../../components/empty-state.tsx';
 import { ErrorAlert } from '../../../components/error-alert.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
 import { missingPermission, useMe } from '../../../lib/use-me.ts';
+import { useUrlFilter } from '../../../lib/use-url-filter.ts';
 import { PermissionGate } from '../../../components/permission-gate.tsx';
 import { contextUrl, projectQueries, useDeleteContext } from '../api.ts';
 import { ContextBadges } from '../components/context-badges.tsx';
@@ -24,10 +25,7 @@ const LINE = 48;
 export function ProjectPage() {
   const { project: name = '' } = useParams();
   const navigate = useNavigate();
-  const [params, setParams] = useSearchParams();
-  const urlPrefix = params.get('prefix') ?? '';
-  const [prefixInput, setPrefixInput] = useState(urlPrefix);
-  const [prefix] = useDebouncedValue(prefixInput, 250);
+  const { input: prefixInput, setInput: setPrefixInput, value: prefix } = useUrlFilter('prefix');
   const [closed, setClosed] = useState<Set<string>>(() => new Set());
   const [creating, { open, close }] = useDisclosure(false);
   const me = useMe();
@@ -37,17 +35,6 @@ export function ProjectPage() {
   const cannotWrite = missingPermission(me.data, 'project:write');
   const cannotDelete = missingPermission(me.data, 'project:delete');
 
-  // The URL follows the (debounced) filter, so a filtered view can be shared and survives a reload.
-  useEffect(() => {
-    if (prefix === urlPrefix) return;
-    setParams(prefix ? { prefix } : {}, { replace: true });
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- only a new filter value should change the URL
-  }, [prefix]);
-  // Back/forward (or a link) changed the URL: the field follows. Our own updates leave them equal.
-  useEffect(() => {
-    if (urlPrefix !== prefix) setPrefixInput(urlPrefix);
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- only a URL change should reset the field
-  }, [urlPrefix]);
 
   const lines = useMemo(() => contextTree(contexts.data ?? [], closed), [contexts.data, closed]);
   const toggle = (path: string) =>
