@@ -8,7 +8,7 @@ test.describe('organizations', () => {
 
     // Create the organization from the header's workspace menu.
     await signIn(page, owner.api_key);
-    await page.getByRole('button', { name: /^Personal workspace: switch workspace/ }).click();
+    await page.getByRole('button', { name: /^Personal workspace ?: switch workspace$/ }).click();
     await page.getByRole('menuitem', { name: 'Create organization' }).click();
     const createDialog = page.getByRole('dialog', { name: 'Create organization' });
     await createDialog.getByRole('button', { name: 'Create' }).click();

@@ -29,7 +29,7 @@ export function WorkspaceSwitcher() {
             {/* The name read out starts with what is shown (WCAG 2.5.3 label in name). */}
             {current}
             {role ? ` · ${role}` : ''}
-            <VisuallyHidden>: switch workspace</VisuallyHidden>
+            <VisuallyHidden component="span">: switch workspace</VisuallyHidden>
           </Button>
         </Menu.Target>
         <Menu.Dropdown>
