@@ -25,6 +25,9 @@ export function WorkspaceSwitcher() {
             variant="light"
             size="compact-md"
             rightSection={<IconChevronDown size={14} aria-hidden />}
+            // On a phone the header keeps room for the account menu: a long name is cut (the title shows it whole).
+            maw={{ base: 170, sm: 360 }}
+            title={`${current}${role ? ` · ${role}` : ''}`}
           >
             {/* The name read out starts with what is shown (WCAG 2.5.3 label in name). */}
             {current}
