@@ -33,6 +33,13 @@ test.describe('projects, contexts and versions', () => {
     await expect(page.getByRole('heading', { level: 1, name: 'Projects' })).toBeVisible();
     // The starter project every new user gets.
     await expect(page.getByRole('listitem', { name: 'Starter' })).toContainText('An example project');
+    // The search keeps every key typed at full speed, filters, and lands in the URL.
+    const search = page.getByLabel('Search projects');
+    await search.pressSequentially('starte');
+    await expect(search).toHaveValue('starte');
+    await expect(page.getByText('1 of 1 projects match')).toBeVisible();
+    await expect(page).toHaveURL(/[?&]q=starte/);
+    await search.fill('');
     await checkA11y(page);
 
     // Create: the name is checked as it is typed; the duplicate 400 lands on the name.

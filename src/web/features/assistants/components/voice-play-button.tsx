@@ -14,21 +14,25 @@ const emit = (url: string | null) => {
 function toggle(url: string, onError: () => void) {
   if (playing === url && audio) {
     audio.pause();
+    audio = null; // a play() still pending now rejects: not an error
     emit(null);
     return;
   }
   audio?.pause();
-  audio = new Audio(url);
-  audio.onended = () => emit(null);
-  audio.onerror = () => {
+  const mine = new Audio(url);
+  audio = mine;
+  // Events of a sample that another one replaced are ignored: pausing it rejects its pending play()
+  // ("interrupted by a call to pause()"), which used to stop the new sample's state and report an error.
+  const current = () => audio === mine;
+  const failed = () => {
+    if (!current()) return;
     emit(null);
     onError();
   };
+  mine.onended = () => current() && emit(null);
+  mine.onerror = failed;
   emit(url);
-  audio.play().catch(() => {
-    emit(null);
-    onError();
-  });
+  mine.play().catch(failed);
 }
 
 const subscribe = (l: () => void) => {
@@ -45,6 +49,7 @@ export function VoicePlayButton({ url, name, onError }: { url: string | null; na
     () => () => {
       if (url && playing === url) {
         audio?.pause();
+        audio = null;
         emit(null);
       }
     },

@@ -2,8 +2,9 @@ import { ActionIcon, Alert, Anchor, Badge, Button, List, Skeleton, Stack, Table,
 import { useDisclosure } from '@mantine/hooks';
 import { IconMicrophone, IconPlus, IconSearch, IconTrash } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
-import { Link, useSearchParams } from 'react-router';
+import { useDeferredValue, useState } from 'react';
+import { Link } from 'react-router';
+import { useUrlFilter } from '../../../lib/use-url-filter.ts';
 import type { Voice, VoiceInUseError } from '../../../../shared/assistants.ts';
 import { confirmDelete } from '../../../components/confirm-delete.tsx';
 import { EmptyState } from '../../../components/empty-state.tsx';
@@ -53,8 +54,8 @@ export function VoicesPage() {
   const me = useMe();
   const remove = useDeleteVoice();
   const [cloning, { open, close }] = useDisclosure(false);
-  const [params, setParams] = useSearchParams();
-  const search = params.get('q') ?? '';
+  const { input: searchInput, setInput: setSearchInput } = useUrlFilter('q');
+  const search = useDeferredValue(searchInput);
   const [problem, setProblem] = useState<Problem | null>(null);
   const [playError, setPlayError] = useState<string | null>(null);
   const cannotWrite = missingPermission(me.data, 'assistant:write');
@@ -105,8 +106,8 @@ export function VoicesPage() {
           label="Search voices"
           placeholder="Name, language, provider…"
           leftSection={<IconSearch size={16} aria-hidden />}
-          value={search}
-          onChange={(e) => setParams(e.currentTarget.value ? { q: e.currentTarget.value } : {}, { replace: true })}
+          value={searchInput}
+          onChange={(e) => setSearchInput(e.currentTarget.value)}
           maw={360}
         />
         {shown.length === 0 ? (

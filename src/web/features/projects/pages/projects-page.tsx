@@ -2,8 +2,9 @@ import { ActionIcon, Anchor, Badge, Button, Group, Paper, Skeleton, Stack, Text,
 import { useDisclosure } from '@mantine/hooks';
 import { IconFolder, IconPlus, IconSearch, IconTrash } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
-import { Link, useSearchParams } from 'react-router';
+import { useDeferredValue, useState } from 'react';
+import { Link } from 'react-router';
+import { useUrlFilter } from '../../../lib/use-url-filter.ts';
 import { EmptyState } from '../../../components/empty-state.tsx';
 import { ErrorAlert } from '../../../components/error-alert.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
@@ -62,8 +63,8 @@ function ProjectCard({ name, cannotDelete, onDelete }: { name: string; cannotDel
 export function ProjectsPage() {
   const names = useQuery(projectQueries.names());
   const me = useMe();
-  const [params, setParams] = useSearchParams();
-  const search = params.get('q') ?? '';
+  const { input: searchInput, setInput: setSearchInput } = useUrlFilter('q');
+  const search = useDeferredValue(searchInput);
   const [creating, { open, close }] = useDisclosure(false);
   const [deleting, setDeleting] = useState<string | null>(null);
   const remove = useDeleteProject();
@@ -106,11 +107,8 @@ export function ProjectsPage() {
           label="Search projects"
           placeholder="Filter by name"
           leftSection={<IconSearch size={16} aria-hidden />}
-          value={search}
-          onChange={(e) => {
-            const value = e.currentTarget.value;
-            setParams(value ? { q: value } : {}, { replace: true });
-          }}
+          value={searchInput}
+          onChange={(e) => setSearchInput(e.currentTarget.value)}
           maw={360}
         />
         <Text size="sm" c="dimmed" aria-live="polite">
