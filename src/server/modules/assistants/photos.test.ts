@@ -137,3 +137,60 @@ describe('photo upload: refused images → 422 on file, nothing stored', () => {
     expect((await t.request('GET', `/v0/assistant/${a.agent_id}`, { key: u.apiKey })).json().info.profile_photo).toBeNull();
   });
 });
+
+describe('photos no assistant shows any more are removed', () => {
+  async function setup() {
+    const t = await makeTestApp();
+    const u = await t.user({ credits: 100 });
+    const call = (method: 'GET' | 'POST' | 'DELETE', url: string, json?: unknown) => t.request(method, url, { key: u.apiKey, json });
+    const photo = async (assistantId?: number) => {
+      const body = multipart(assistantId === undefined ? {} : { assistant_id: String(assistantId) }, { filename: 'me.png', contentType: 'image/png', content: PNG });
+      const res = await t.request('POST', '/v0/assistant/photo/upload', { key: u.apiKey, headers: body.headers, payload: body.payload });
+      expect(res.statusCode, res.body).toBe(201);
+      return res.json().info.url as string;
+    };
+    const hire = async (profile_photo?: string) => {
+      const res = await call('POST', '/v0/assistant', { first_name: 'Ada', surname: 'Lovelace', profile_photo });
+      expect(res.statusCode, res.body).toBe(200);
+      return Number(res.json().info.agent_id);
+    };
+    const status = async (url: string) => (await t.request('GET', new URL(url).pathname)).statusCode;
+    const records = async () => (await t.db.selectFrom('stored_files').select('key').where('kind', '=', 'photo').execute()).map((r) => r.key).sort();
+    const keyOf = (url: string) => url.split('/v0/files/')[1];
+    return { t, u, call, photo, hire, status, records, keyOf };
+  }
+
+  it('a replaced photo is deleted with its record; the new one stays', async () => {
+    const { photo, hire, status, records, keyOf } = await setup();
+    const first = await photo();
+    const id = await hire(first);
+    const second = await photo(id);
+    expect(await status(first)).toBe(404);
+    expect(await status(second)).toBe(200);
+    expect(await records()).toEqual([keyOf(second)]);
+  });
+
+  it('deleting an assistant deletes its photo, unless another assistant still shows it', async () => {
+    const { call, photo, hire, status, records, keyOf } = await setup();
+    const shared = await photo();
+    const a = await hire(shared);
+    const b = await hire(shared);
+    expect((await call('DELETE', `/v0/assistant/${a}`)).statusCode).toBe(200);
+    expect(await status(shared)).toBe(200);
+    expect(await records()).toEqual([keyOf(shared)]);
+    expect((await call('DELETE', `/v0/assistant/${b}`)).statusCode).toBe(200);
+    expect(await status(shared)).toBe(404);
+    expect(await records()).toEqual([]);
+  });
+
+  it('another tenant’s photo is never removed, even when shown by an assistant being deleted', async () => {
+    const { t, photo, status } = await setup();
+    const owned = await photo();
+    const other = await t.user({ credits: 100 });
+    const hired = await t.request('POST', '/v0/assistant', { key: other.apiKey, json: { first_name: 'Eve', surname: 'Else', profile_photo: owned } });
+    expect(hired.statusCode, hired.body).toBe(200);
+    const deleted = await t.request('DELETE', `/v0/assistant/${hired.json().info.agent_id}`, { key: other.apiKey });
+    expect(deleted.statusCode).toBe(200);
+    expect(await status(owned)).toBe(200);
+  });
+});

@@ -77,9 +77,12 @@ export async function updateAssistant(tx: Conn, id: number, changes: AssistantCh
   return tx.selectFrom('assistants').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 }
 
-export async function deleteAssistant(db: Conn, scope: Scope, id: number): Promise<boolean> {
-  const result = await db.deleteFrom('assistants').where(inScope(scope)).where('id', '=', id).executeTakeFirst();
-  return Number(result.numDeletedRows) > 0;
+/** Deletes an assistant; returns false when it is not in the scope, else the storage key of a photo now unused. */
+export async function deleteAssistant(tx: Conn, scope: Scope, id: number): Promise<false | { releasedPhoto: string | null }> {
+  const row = await findAssistant(tx, scope, id);
+  if (!row) return false;
+  await tx.deleteFrom('assistants').where('id', '=', row.id).execute();
+  return { releasedPhoto: await releasePhoto(tx, scope, row.profile_photo) };
 }
 
 // --- voices -------------------------------------------------------------------------------------
@@ -142,6 +145,22 @@ export function toVoice(row: VoiceRow, sampleUrl: (key: string) => string): Voic
 
 export async function recordStoredFile(db: Conn, values: Insertable<StoredFileTable>): Promise<void> {
   await db.insertInto('stored_files').values(values).execute();
+}
+
+/**
+ * Called in the transaction that replaced or removed an assistant's photo: when `photoUrl` names an uploaded
+ * photo of this scope that no assistant shows any more, its record goes in the same transaction and its
+ * storage key is returned, to delete the file once the transaction has committed (a crash in between leaves
+ * an unreferenced file, never a reference to a missing one). URLs are compared by their key, whatever host
+ * they were issued under; LIKE's `_` only widens the match, which keeps more files, never fewer.
+ */
+export async function releasePhoto(tx: Conn, scope: Scope, photoUrl: string | null): Promise<string | null> {
+  const key = photoUrl?.split('/v0/files/')[1];
+  if (!key || !key.startsWith('photos/') || key.includes('%')) return null;
+  const stillShown = await tx.selectFrom('assistants').select('id').where('profile_photo', 'like', `%/v0/files/${key}`).executeTakeFirst();
+  if (stillShown) return null;
+  const removed = await tx.deleteFrom('stored_files').where('key', '=', key).where('kind', '=', 'photo').where(inScope(scope)).executeTakeFirst();
+  return Number(removed.numDeletedRows) > 0 ? key : null;
 }
 
 export async function forgetStoredFile(db: Conn, key: string): Promise<void> {

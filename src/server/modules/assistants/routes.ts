@@ -38,6 +38,7 @@ import { fileRoutes } from './files.ts';
 import {
   assistantsUsingVoice,
   deleteAssistant,
+  releasePhoto,
   deletePersonalAssistantData,
   deleteVoiceRow,
   findAssistant,
@@ -59,6 +60,11 @@ import { readUpload } from './uploads.ts';
 export async function assistantsRoutes(app: FastifyInstance): Promise<void> {
   const { storage, config } = app.deps;
   const fileUrl = (key: string) => `${config.publicUrl}/v0/files/${key}`;
+  /** A file whose record a committed transaction removed: gone from storage too, or logged and left (harmless). */
+  const removeFile = async (key: string | null) => {
+    if (!key) return;
+    await storage.delete(key).catch((err: unknown) => app.log.warn({ err, key }, 'could not delete a released file'));
+  };
 
   // The preset samples are written on start; an unreachable bucket must not keep the API down, so a
   // failure is logged and retried in the background until it succeeds.
@@ -159,7 +165,9 @@ export async function assistantsRoutes(app: FastifyInstance): Promise<void> {
     errors: [403, 404, 422],
     handler: async ({ principal, params, deps }) => {
       requireKeyPermission(principal, 'assistant:delete');
-      if (!(await deleteAssistant(deps.db, scopeOf(principal), params.assistant_id))) throw notFound(ASSISTANT_MESSAGES.notFound);
+      const deleted = await deps.db.transaction().execute((tx) => deleteAssistant(tx, scopeOf(principal), params.assistant_id));
+      if (!deleted) throw notFound(ASSISTANT_MESSAGES.notFound);
+      await removeFile(deleted.releasedPhoto);
       return { info: ASSISTANT_MESSAGES.deleted };
     },
   });
@@ -232,6 +240,7 @@ export async function assistantsRoutes(app: FastifyInstance): Promise<void> {
       }
       const url = fileUrl(key);
       const response = { info: { url, content_type: file.type, size: file.size } };
+      let released: string | null = null;
       try {
         await deps.db.transaction().execute(async (tx) => {
           await recordStoredFile(tx, {
@@ -245,8 +254,10 @@ export async function assistantsRoutes(app: FastifyInstance): Promise<void> {
           });
           if (fields.assistant_id !== undefined) {
             // Checked again in the transaction: it may have been deleted meanwhile.
-            if (!(await findAssistant(tx, scope, fields.assistant_id))) throw notFound(ASSISTANT_MESSAGES.notFound);
+            const assistant = await findAssistant(tx, scope, fields.assistant_id);
+            if (!assistant) throw notFound(ASSISTANT_MESSAGES.notFound);
             await updateAssistant(tx, fields.assistant_id, { profile_photo: url, updated_at: deps.now().toISOString() });
+            released = await releasePhoto(tx, scope, assistant.profile_photo);
           }
           await idempotency.record(tx, response);
         });
@@ -254,6 +265,7 @@ export async function assistantsRoutes(app: FastifyInstance): Promise<void> {
         await storage.delete(key);
         throw error;
       }
+      await removeFile(released);
       return response;
     },
   });
