@@ -41,6 +41,15 @@ const keyLookup = (db: Conn) =>
     ])
     .where('k.key_hash', '=', '?'); // unique: at most one row
 
+/** The caller's role in an organization (every org-path request asks): prepared once, like the key lookup. */
+const membershipLookup = (db: Conn) =>
+  db
+    .selectFrom('memberships as m')
+    .innerJoin('organizations as o', 'o.id', 'm.organization_id')
+    .select(['m.role_id', 'o.name'])
+    .where('m.organization_id', '=', 0)
+    .where('m.user_id', '=', '');
+
 /** Resolves the Authorization header to a principal, or throws the 401 semantics.md §1 names. */
 export async function authenticate(db: Conn, header: string | undefined): Promise<Principal> {
   const match = header ? BEARER.exec(header.trim()) : null;
@@ -93,13 +102,7 @@ export async function requireOrgPermission(
   organizationId: number,
   permission: Permission,
 ): Promise<{ roleId: number; organizationName: string }> {
-  const row = await db
-    .selectFrom('memberships as m')
-    .innerJoin('organizations as o', 'o.id', 'm.organization_id')
-    .select(['m.role_id', 'o.name'])
-    .where('m.organization_id', '=', organizationId)
-    .where('m.user_id', '=', principal.userId)
-    .executeTakeFirst();
+  const [row] = await runPrepared(db, 'org-membership', membershipLookup, [organizationId, principal.userId]);
   if (!row) throw notFound('Organization not found.');
   const role = roleById(row.role_id);
   if (!role?.permissions.includes(permission)) {

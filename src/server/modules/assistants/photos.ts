@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
-import sharp from 'sharp';
+import type { default as Sharp } from 'sharp';
 import type { PhotoType } from '../../../shared/assistants.ts';
 import { invalid } from '../../http/errors.ts';
 import { discard } from '../../storage/upload.ts';
@@ -30,8 +30,18 @@ const OUTPUT_OF: Record<PhotoType, 'image/jpeg' | 'image/png' | 'image/webp'> = 
 /** sharp's name for each accepted input type: the decoder must agree with the magic-byte sniffer. */
 const SHARP_FORMAT: Record<PhotoType, string> = { 'image/jpeg': 'jpeg', 'image/png': 'png', 'image/webp': 'webp', 'image/gif': 'gif' };
 
-// Each upload is a new image: libvips' operation cache would only hold memory.
-sharp.cache(false);
+/**
+ * libvips is loaded with the first photo, not with the server: it adds ~19 MB of memory that a server
+ * nobody uploads photos to never needs. Each upload is a new image, so its operation cache is off.
+ */
+let loaded: Promise<typeof Sharp> | null = null;
+function loadSharp(): Promise<typeof Sharp> {
+  loaded ??= import('sharp').then(({ default: sharp }) => {
+    sharp.cache(false);
+    return sharp;
+  });
+  return loaded;
+}
 
 export interface ReencodedPhoto {
   tempPath: string;
@@ -51,6 +61,7 @@ const refuse = (msg: string) => invalid(['form', 'file'], msg);
 export async function reencodePhoto(input: string, type: PhotoType, tempDir: string): Promise<ReencodedPhoto> {
   let output: string | null = null;
   try {
+    const sharp = await loadSharp();
     // The header only (no pixels), read without the pixel limit so the refusal can say the size.
     const meta = await sharp(input, { limitInputPixels: false }).metadata().catch((error: Error) => {
       throw refuse(`The image could not be read (${firstLine(error, input)}). Upload an intact JPEG, PNG, WebP or GIF.`);

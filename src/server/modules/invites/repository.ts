@@ -8,6 +8,7 @@ import { roleById } from '../../../shared/roles.ts';
 import { conflict, tooManyRequests } from '../../http/errors.ts';
 import { enqueueMail } from '../../mail/outbox.ts';
 import { isUniqueViolation } from '../../db/unique-violation.ts';
+import { runPrepared } from '../../db/prepared.ts';
 
 const HOUR = 3_600_000;
 
@@ -50,14 +51,17 @@ export function toInvite(row: InviteRow, token: string | null = null): Invite {
 }
 
 /** Pending, unexpired invites of an organization, newest first. */
-export async function listPendingInvites(db: Conn, organizationId: number, now: Date): Promise<Invite[]> {
-  const rows = await inviteRows(db)
-    .where('i.organization_id', '=', organizationId)
+const pendingInvitesQuery = (db: Conn) =>
+  inviteRows(db)
+    .where('i.organization_id', '=', 0)
     .where('i.status', '=', 'pending')
-    .where('i.expires_at', '>', now.toISOString())
+    .where('i.expires_at', '>', '')
     .orderBy('i.updated_at', 'desc')
-    .orderBy('i.id', 'desc')
-    .execute();
+    .orderBy('i.id', 'desc');
+
+export async function listPendingInvites(db: Conn, organizationId: number, now: Date): Promise<Invite[]> {
+  // Listed on every visit of the members page: built and compiled once (runPrepared), not per request.
+  const rows = await runPrepared(db, 'pending-invites', pendingInvitesQuery, [organizationId, 'pending', now.toISOString()]);
   return rows.map((r) => toInvite(r));
 }
 
