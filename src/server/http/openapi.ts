@@ -91,13 +91,7 @@ export function buildOpenApi(routes: RouteRegistry, version: string) {
       parameters: [
         ...queryOrPathParameters(r.params, 'path'),
         ...queryOrPathParameters(r.query, 'query'),
-        ...[...(r.idempotent ? [IDEMPOTENCY_HEADER_DOC] : []), ...(r.headers ?? [])].map((h) => ({
-          name: h.name,
-          in: 'header',
-          required: 'required' in h ? Boolean(h.required) : false,
-          description: h.description,
-          schema: h.schema ?? { type: 'string' },
-        })),
+        ...(r.idempotent ? [{ ...IDEMPOTENCY_HEADER_DOC, in: 'header', required: false }] : []),
       ],
       ...(requestBody ? { requestBody } : {}),
       responses,

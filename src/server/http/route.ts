@@ -35,14 +35,6 @@ interface Context<B, Q, P, A extends boolean> {
   idempotency: IdempotencyHooks;
 }
 
-/** A request header documented in OpenAPI. */
-export interface HeaderDoc {
-  name: string;
-  description: string;
-  required?: boolean;
-  schema?: Record<string, unknown>;
-}
-
 export interface RouteDef<
   BS extends z.ZodType = z.ZodType,
   QS extends z.ZodType = z.ZodType,
@@ -71,8 +63,6 @@ export interface RouteDef<
   /** Error statuses this route can answer, for the OpenAPI document. */
   errors?: number[];
   description?: string;
-  /** Extra headers documented, e.g. Idempotency-Key. */
-  headers?: HeaderDoc[];
   /**
    * Honours an Idempotency-Key header (and documents it). The handler must store its response with
    * `idempotency.record(tx, body)` / `idempotency.transaction(db, work)` in the transaction of its

@@ -38,7 +38,6 @@ import { fileRoutes } from './files.ts';
 import {
   assistantsUsingVoice,
   deleteAssistant,
-  releasePhoto,
   deletePersonalAssistantData,
   deleteVoiceRow,
   findAssistant,
@@ -47,6 +46,7 @@ import {
   listAssistants,
   listVoiceRows,
   recordStoredFile,
+  releasePhoto,
   toAssistant,
   toVoice,
   updateAssistant,
@@ -221,18 +221,24 @@ export async function assistantsRoutes(app: FastifyInstance): Promise<void> {
         sniff: sniffPhotoType,
         unsupported: `Unsupported image type. Upload one of: ${PHOTO_TYPES.join(', ')}.`,
       });
-      // Claimed once the upload is in (its fingerprint covers the bytes as sent), before the costly decode.
-      if (await idempotency.claim(fingerprint)) {
+      // Claimed once the upload is in (its fingerprint covers the bytes as sent); the assistant is checked
+      // too before the costly decode.
+      try {
+        if (await idempotency.claim(fingerprint)) {
+          await discard(received.tempPath);
+          return undefined;
+        }
+        if (fields.assistant_id !== undefined && !(await findAssistant(deps.db, scope, fields.assistant_id))) {
+          throw notFound(ASSISTANT_MESSAGES.notFound);
+        }
+      } catch (error) {
         await discard(received.tempPath);
-        return undefined;
+        throw error;
       }
       // Only freshly encoded pixels are kept: no metadata, no appended payload, no bombs (photos.ts).
       const file = await reencodePhoto(received.tempPath, received.type, storage.tempDir);
       const key = `photos/${randomObjectName()}.${EXTENSION_OF_TYPE[file.type]}`;
       try {
-        if (fields.assistant_id !== undefined && !(await findAssistant(deps.db, scope, fields.assistant_id))) {
-          throw notFound(ASSISTANT_MESSAGES.notFound);
-        }
         await storage.putFile(key, file.tempPath, file.type);
       } catch (error) {
         await discard(file.tempPath);

@@ -4,7 +4,6 @@ import { IconMicrophone, IconPlus, IconSearch, IconTrash } from '@tabler/icons-r
 import { useQuery } from '@tanstack/react-query';
 import { useDeferredValue, useState } from 'react';
 import { Link } from 'react-router';
-import { useUrlFilter } from '../../../lib/use-url-filter.ts';
 import type { Voice, VoiceInUseError } from '../../../../shared/assistants.ts';
 import { confirmDelete } from '../../../components/confirm-delete.tsx';
 import { EmptyState } from '../../../components/empty-state.tsx';
@@ -13,6 +12,7 @@ import { PageHeader } from '../../../components/page-header.tsx';
 import { PermissionGate } from '../../../components/permission-gate.tsx';
 import { errorMessage } from '../../../lib/api-client.ts';
 import { missingPermission, useMe } from '../../../lib/use-me.ts';
+import { useUrlFilter } from '../../../lib/use-url-filter.ts';
 import { assistantQueries, useDeleteVoice, voiceInUseBy } from '../api.ts';
 import { CloneVoiceModal, PROVIDER_LABELS } from '../components/clone-voice-modal.tsx';
 import { languageName } from '../format.ts';

@@ -4,12 +4,12 @@ import { IconFolder, IconPlus, IconSearch, IconTrash } from '@tabler/icons-react
 import { useQuery } from '@tanstack/react-query';
 import { useDeferredValue, useState } from 'react';
 import { Link } from 'react-router';
-import { useUrlFilter } from '../../../lib/use-url-filter.ts';
 import { EmptyState } from '../../../components/empty-state.tsx';
 import { ErrorAlert } from '../../../components/error-alert.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
 import { errorMessage } from '../../../lib/api-client.ts';
 import { missingPermission, useMe, workspaceName } from '../../../lib/use-me.ts';
+import { useUrlFilter } from '../../../lib/use-url-filter.ts';
 import { PermissionGate } from '../../../components/permission-gate.tsx';
 import { projectQueries, projectUrl, useDeleteProject } from '../api.ts';
 import { CreateProjectModal } from '../components/create-project-modal.tsx';
