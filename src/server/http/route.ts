@@ -13,12 +13,19 @@ import {
   type IdempotencyHooks,
 } from './idempotency.ts';
 
+/** JSON text, as a string or as its UTF-8 bytes. */
+export type JsonText = string | Buffer;
+
 /**
  * A response body that is already JSON text (built by the database for large lists), sent as is instead
  * of being parsed and serialized again.
  */
 export class RawJson {
-  constructor(readonly text: string) {}
+  constructor(readonly json: JsonText) {}
+
+  parse(): unknown {
+    return JSON.parse(typeof this.json === 'string' ? this.json : this.json.toString('utf8'));
+  }
 }
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -150,14 +157,14 @@ export function route<
       }
       if (reply.sent) return reply;
       if (deps.config.validateResponses) {
-        const checked = def.response.safeParse(result instanceof RawJson ? JSON.parse(result.text) : result);
+        const checked = def.response.safeParse(result instanceof RawJson ? result.parse() : result);
         if (!checked.success) {
           req.log.error({ issues: checked.error.issues, route: def.operationId }, 'response breaks the contract');
           throw new Error(`Response of ${def.operationId} breaks its schema`);
         }
       }
       if (status === 204) return reply.code(204).send();
-      if (result instanceof RawJson) return reply.code(status).type('application/json; charset=utf-8').send(result.text);
+      if (result instanceof RawJson) return reply.code(status).type('application/json; charset=utf-8').send(result.json);
       return reply.code(status).send(result);
     },
   });

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Conn, Dialect } from '../../db/connection.ts';
 import { conflict, invalid } from '../../http/errors.ts';
+import type { JsonText } from '../../http/route.ts';
 import type { ColumnType } from '../../../shared/projects.ts';
 
 export interface ContextRules {
@@ -52,8 +53,12 @@ export async function createContext(db: Conn, projectId: number, input: NewConte
  * materializing every column of every row in JavaScript, parsing the JSON columns and serializing again
  * (10 000 contexts went from ~120 ms to ~30 ms a request). `prefix` is literal (no wildcards) and
  * case-sensitive on every database; `name` picks one context.
+ *
+ * SQLite hands the text over as its UTF-8 bytes (a blob): no decoding into a JavaScript string that would
+ * be encoded again for the socket, and no large string on the JavaScript heap (answers over ~128 KB land in
+ * its old generation and waited for a full collection: under load they grew the heap by 100+ MB).
  */
-export async function contextsJson(db: Conn, dialect: Dialect, projectId: number, filter: { prefix?: string; name?: string } = {}): Promise<string> {
+export async function contextsJson(db: Conn, dialect: Dialect, projectId: number, filter: { prefix?: string; name?: string } = {}): Promise<JsonText> {
   const pg = dialect === 'postgres';
   const bool = (column: string) => (pg ? sql.raw(`(${column} = 1)`) : sql.raw(`json(case when ${column} then 'true' else 'false' end)`));
   const json = (column: string) => (pg ? sql.raw(`${column}::json`) : sql.raw(`json(${column})`));
@@ -65,7 +70,9 @@ export async function contextsJson(db: Conn, dialect: Dialect, projectId: number
     'is_versioned', ${bool('c.is_versioned')}, 'allow_duplicates', ${bool('c.allow_duplicates')},
     'unique_keys', ${keys}, 'unique_key_types', ${json('c.unique_keys')}, 'auto_counting', ${json('c.auto_counting')},
     'head_commit_hash', h.hash, 'uncommitted_changes', coalesce(pend.n, 0), 'created_at', c.created_at)`;
-  const array = pg ? sql<string>`coalesce(json_agg(${object} order by c.name collate "C"), '[]'::json)::text` : sql<string>`json_group_array(${object} order by c.name)`;
+  const array = pg
+    ? sql<JsonText>`coalesce(json_agg(${object} order by c.name collate "C"), '[]'::json)::text`
+    : sql<JsonText>`cast(json_group_array(${object} order by c.name) as blob)`;
   let q = db
     .selectFrom('contexts as c')
     .leftJoin('commits as h', 'h.id', 'c.head_commit_id')

@@ -72,7 +72,7 @@ export function contextsRoutes(app: FastifyInstance): void {
       const project = await projectOr404(deps.db, principal, params.project_name);
       const created = await createContext(deps.db, project.id, body, deps.now());
       if (!created) throw badRequest('A context with this name already exists in the project.');
-      return (JSON.parse(await contextsJson(deps.db, deps.dialect, project.id, { name: body.name })) as Context[])[0];
+      return (new RawJson(await contextsJson(deps.db, deps.dialect, project.id, { name: body.name })).parse() as Context[])[0];
     },
   });
 
