@@ -18,7 +18,7 @@ export async function startProdServer() {
   const build = spawnSync(process.execPath, [path.join(root, 'scripts/build.mjs'), '--outDir', webDir], { cwd: root, stdio: 'inherit' });
   if (build.status !== 0) throw new Error('the dashboard build failed');
 
-  const server = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'src/server/main.ts'), 'serve'], {
+  const server = spawn(process.execPath, [path.join(root, 'scripts/roster.mjs'), 'serve'], {
     cwd: root,
     // Seeding makes thousands of calls: the limits stay on, high enough not to answer 429.
     env: { ...env, PORT: String(port), ROSTER_WEB_DIR: webDir, ROSTER_SEED_DEMO: 'false', ROSTER_LOG_LEVEL: 'warn', ROSTER_RATE_LIMIT: '1000000' },
@@ -35,7 +35,7 @@ export async function startProdServer() {
 
   /** `npm run roster -- …` on this data directory; returns its JSON output. */
   function cli(...args) {
-    const r = spawnSync(process.execPath, ['--import', 'tsx', path.join(root, 'src/server/main.ts'), ...args], { cwd: root, encoding: 'utf8', env });
+    const r = spawnSync(process.execPath, [path.join(root, 'scripts/roster.mjs'), ...args], { cwd: root, encoding: 'utf8', env });
     if (r.status !== 0) throw new Error(`CLI ${args.join(' ')}: ${r.stderr}`);
     return JSON.parse(r.stdout);
   }

@@ -69,7 +69,7 @@ async function load(name: string, opts: autocannon.Options): Promise<LoadResult>
 }
 
 async function cli(dataDir: string, ...args: string[]): Promise<Record<string, any>> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'src/server/main.ts'), ...args], {
+  const child = spawn(process.execPath, [path.join(root, 'scripts/roster.mjs'), ...args], {
     cwd: root,
     env: { ...process.env, ROSTER_DATA_DIR: dataDir, ROSTER_LOG_LEVEL: 'silent' },
   });
@@ -155,7 +155,7 @@ async function main() {
   const user = await cli(dataDir, 'user', 'create', '--email', 'bench@example.com', '--name', 'Bench User', '--credits', '100000000');
   const org = await cli(dataDir, 'org', 'create', '--owner-email', 'bench@example.com', '--name', 'Bench Org');
   const server = await start(
-    ['--import', 'tsx', path.join(root, 'src/server/main.ts'), 'serve'],
+    [path.join(root, 'scripts/roster.mjs'), 'serve'],
     // Limits stay on (their cost is part of each request) but high enough not to answer 429.
     { PORT: String(apiPort), ROSTER_DATA_DIR: dataDir, ROSTER_WEB_DIR: 'none', ROSTER_LOG_LEVEL: 'warn', ROSTER_SEED_DEMO: 'false', ROSTER_RATE_LIMIT: '1000000000' },
     'Roster is running',

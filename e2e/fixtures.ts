@@ -17,7 +17,7 @@ export function unique(prefix: string): string {
 /** The Roster CLI against the e2e server's database (as an operator would use it). */
 async function cli<T>(...args: string[]): Promise<T> {
   const dataDir = process.env.E2E_DATA_DIR!;
-  const { stdout } = await run(process.execPath, ['--import', 'tsx', path.join(root, 'src/server/main.ts'), ...args], {
+  const { stdout } = await run(process.execPath, [path.join(root, 'scripts/roster.mjs'), ...args], {
     cwd: root,
     env: { ...process.env, ROSTER_DATA_DIR: dataDir, DATABASE_URL: `sqlite:${path.join(dataDir, 'roster.db')}`, ROSTER_LOG_LEVEL: 'silent' },
   });

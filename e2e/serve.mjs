@@ -16,7 +16,7 @@ if (!webDir || !fs.existsSync(path.join(webDir, 'index.html'))) {
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
 
-const server = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'src/server/main.ts'), 'serve'], {
+const server = spawn(process.execPath, [path.join(root, 'scripts/roster.mjs'), 'serve'], {
   cwd: root,
   stdio: 'inherit',
   env: {

@@ -31,13 +31,13 @@ const env = {
 };
 
 function cli(...args) {
-  const res = spawnSync(process.execPath, ['--import', 'tsx', 'src/server/main.ts', ...args], { cwd: root, env, encoding: 'utf8' });
+  const res = spawnSync(process.execPath, ['scripts/roster.mjs', ...args], { cwd: root, env, encoding: 'utf8' });
   if (res.status !== 0) throw new Error(`roster ${args.join(' ')} failed: ${res.stderr}`);
   return JSON.parse(res.stdout);
 }
 
 async function startServer() {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts', 'serve'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['scripts/roster.mjs', 'serve'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   child.stdout.on('data', (d) => (out += d));
   child.stderr.on('data', (d) => (out += d));

@@ -30,7 +30,7 @@ if (process.env.ROSTER_WEB_DIR !== 'none') {
   }
 }
 
-const server = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'src/server/main.ts'), 'serve'], {
+const server = spawn(process.execPath, [path.join(root, 'scripts/roster.mjs'), 'serve'], {
   cwd: root,
   stdio: 'inherit',
 });

@@ -75,7 +75,7 @@ try {
   });
 
   const cli = (...args) => {
-    const res = spawnSync(process.execPath, ['--import', 'tsx', 'src/server/main.ts', ...args], { cwd: root, env: envFor(9), encoding: 'utf8' });
+    const res = spawnSync(process.execPath, ['scripts/roster.mjs', ...args], { cwd: root, env: envFor(9), encoding: 'utf8' });
     if (res.status !== 0) throw new Error(`roster ${args.join(' ')}: ${res.stderr}`);
     return JSON.parse(res.stdout);
   };
@@ -83,7 +83,7 @@ try {
   // Both start at once: migrations on one database must serialize, not collide.
   const start = (i) =>
     new Promise((resolve, reject) => {
-      const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts', 'serve'], { cwd: root, env: envFor(i), stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, ['scripts/roster.mjs', 'serve'], { cwd: root, env: envFor(i), stdio: ['ignore', 'pipe', 'pipe'] });
       servers.push(child);
       let out = '';
       child.stdout.on('data', (d) => {

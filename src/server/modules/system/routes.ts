@@ -6,9 +6,10 @@ import fastifyStatic from '@fastify/static';
 import { HealthSchema } from '../../../shared/users.ts';
 import { buildOpenApi } from '../../http/openapi.ts';
 import { route } from '../../http/route.ts';
+import pkg from '../../../../package.json' with { type: 'json' };
 
 const require = createRequire(import.meta.url);
-const VERSION: string = require('../../../../package.json').version;
+const VERSION: string = pkg.version;
 
 const DOCS_PAGE = `<!doctype html>
 <html lang="en">
