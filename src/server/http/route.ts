@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { authenticate, type Principal } from '../auth/principal.ts';
 import type { Deps } from '../deps.ts';
+import { RawJson } from './raw-json.ts';
 import { parseOr422 } from './validation.ts';
 import {
   canonicalJson,
@@ -12,14 +13,6 @@ import {
   sendReplay,
   type IdempotencyHooks,
 } from './idempotency.ts';
-
-/**
- * A response body that is already JSON text (built by the database for large lists), sent as is instead
- * of being parsed and serialized again.
- */
-export class RawJson {
-  constructor(readonly text: string) {}
-}
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
