@@ -267,8 +267,10 @@ describe.each(cases)('Idempotency-Key on $name', ({ status, setup: prepare }) =>
     const t = await makeTestApp();
     const s = await setup(t);
     expect((await s.send(0, 'a', withKey('old-key'))).statusCode).toBe(status);
-    const past = new Date(Date.now() - KEY_LIFETIME_MS - 1000).toISOString();
-    await t.db.updateTable('idempotency_keys').set({ created_at: past, claimed_at: past, expires_at: new Date(Date.now() - 1000).toISOString() }).execute();
+    // Relative to the app's clock, which stands still: the real one may be seconds ahead under load.
+    const now = t.clock.now().getTime();
+    const past = new Date(now - KEY_LIFETIME_MS - 1000).toISOString();
+    await t.db.updateTable('idempotency_keys').set({ created_at: past, claimed_at: past, expires_at: new Date(now - 1000).toISOString() }).execute();
     const fresh = await s.send(0, 'b', withKey('old-key'));
     expect(fresh.statusCode, fresh.body).toBe(status);
     expect(fresh.headers['idempotent-replayed']).toBeUndefined();

@@ -4,6 +4,7 @@ import type { Principal } from '../auth/principal.ts';
 import type { Conn, Db, Tx } from '../db/connection.ts';
 import type { Deps } from '../deps.ts';
 import { HttpError, invalid } from './errors.ts';
+import { RawJson } from './raw-json.ts';
 
 /**
  * Idempotency-Key on side-effecting POSTs (routes declare `idempotent: true`).
@@ -71,7 +72,10 @@ export interface IdempotencyHooks {
    * upload's fingerprint is known. True when a stored response was sent instead (return at once).
    */
   claim(fingerprint: string): Promise<boolean>;
-  /** Stores the response in `tx`, the transaction of the effect (the last write before it commits). */
+  /**
+   * Stores the response (an object, or RawJson text kept as is) in `tx`, the transaction of the effect
+   * (the last write before it commits).
+   */
   record(tx: Conn, body: unknown): Promise<void>;
   /** Runs `work` in a transaction and records what it returns as the response, in that transaction. */
   transaction<T>(db: Db, work: (tx: Tx) => Promise<T>): Promise<T>;
@@ -202,7 +206,7 @@ export class IdempotentRequest implements IdempotencyHooks {
     if (!this.claimId) throw new Error('Idempotent response recorded before the key was claimed');
     const result = await tx
       .updateTable('idempotency_keys')
-      .set({ state: 'done', status: this.status, response: seal(this.sealKey, JSON.stringify(body)) })
+      .set({ state: 'done', status: this.status, response: seal(this.sealKey, body instanceof RawJson ? body.text() : JSON.stringify(body)) })
       .where('id', '=', this.id)
       .where('claim_id', '=', this.claimId)
       .where('state', '=', 'in_flight')

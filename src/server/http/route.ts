@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { authenticate, type Principal } from '../auth/principal.ts';
 import type { Deps } from '../deps.ts';
+import { RawJson } from './raw-json.ts';
 import { parseOr422 } from './validation.ts';
 import {
   canonicalJson,
@@ -12,21 +13,6 @@ import {
   sendReplay,
   type IdempotencyHooks,
 } from './idempotency.ts';
-
-/** JSON text, as a string or as its UTF-8 bytes. */
-export type JsonText = string | Buffer;
-
-/**
- * A response body that is already JSON text (built by the database for large lists), sent as is instead
- * of being parsed and serialized again.
- */
-export class RawJson {
-  constructor(readonly json: JsonText) {}
-
-  parse(): unknown {
-    return JSON.parse(typeof this.json === 'string' ? this.json : this.json.toString('utf8'));
-  }
-}
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 

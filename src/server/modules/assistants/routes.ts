@@ -29,6 +29,7 @@ import {
 import { InfoString } from '../../../shared/common.ts';
 import { requireKeyPermission, scopeOf } from '../../auth/principal.ts';
 import { forbidden, HttpError, notFound } from '../../http/errors.ts';
+import { RawJson, type JsonText } from '../../http/raw-json.ts';
 import { route } from '../../http/route.ts';
 import { randomObjectName } from '../../storage/upload.ts';
 import { discard } from '../../storage/upload.ts';
@@ -36,6 +37,7 @@ import { ensurePresetSamples, PRESET_CREATED_AT, PRESET_VOICES, presetById, pres
 import { userDeletionHooks, type UserDeletionHook } from '../account/repository.ts';
 import { fileRoutes } from './files.ts';
 import {
+  assistantsJson,
   assistantsUsingVoice,
   deleteAssistant,
   deletePersonalAssistantData,
@@ -43,17 +45,21 @@ import {
   findAssistant,
   findVoiceRow,
   insertVoice,
-  listAssistants,
   listVoiceRows,
   recordStoredFile,
   releasePhoto,
-  toAssistant,
   toVoice,
   updateAssistant,
 } from './repository.ts';
 import { createAssistant, getAssistant, updateAssistantConfig } from './service.ts';
 import { reencodePhoto } from './photos.ts';
 import { readUpload } from './uploads.ts';
+
+/** `{"info": …}` around JSON the database built (one assistant, or the list). */
+const INFO_OPEN = Buffer.from('{"info":');
+const INFO_CLOSE = Buffer.from('}');
+const infoJson = (json: JsonText) =>
+  new RawJson(typeof json === 'string' ? `{"info":${json}}` : Buffer.concat([INFO_OPEN, json, INFO_CLOSE]));
 
 // Permissions (semantics §1 roles): reading needs assistant:read, creating and changing (including
 // uploads and voice clones) assistant:write, deleting an assistant or a voice assistant:delete.
@@ -107,7 +113,7 @@ export async function assistantsRoutes(app: FastifyInstance): Promise<void> {
     idempotent: true,
     handler: async ({ principal, body, deps, idempotency }) => {
       requireKeyPermission(principal, 'assistant:write');
-      return { info: await createAssistant(deps, scopeOf(principal), body, (tx, info) => idempotency.record(tx, { info })) };
+      return infoJson(await createAssistant(deps, scopeOf(principal), body, (tx, assistant) => idempotency.record(tx, infoJson(assistant))));
     },
   });
 
@@ -122,7 +128,7 @@ export async function assistantsRoutes(app: FastifyInstance): Promise<void> {
     errors: [403],
     handler: async ({ principal, deps }) => {
       requireKeyPermission(principal, 'assistant:read');
-      return { info: (await listAssistants(deps.db, scopeOf(principal))).map(toAssistant) };
+      return infoJson(await assistantsJson(deps.db, deps.dialect, scopeOf(principal)));
     },
   });
 
@@ -149,7 +155,7 @@ export async function assistantsRoutes(app: FastifyInstance): Promise<void> {
     errors: [403, 404, 422],
     handler: async ({ principal, params, deps }) => {
       requireKeyPermission(principal, 'assistant:read');
-      return { info: toAssistant(await getAssistant(deps.db, scopeOf(principal), params.assistant_id)) };
+      return infoJson(await getAssistant(deps.db, deps.dialect, scopeOf(principal), params.assistant_id));
     },
   });
 
@@ -186,11 +192,11 @@ export async function assistantsRoutes(app: FastifyInstance): Promise<void> {
     errors: [403, 404, 422],
     handler: async ({ principal, params, body, deps, reply }) => {
       requireKeyPermission(principal, 'assistant:write');
-      const info = await updateAssistantConfig(deps, scopeOf(principal), params.assistant_id, body);
+      const assistant = await updateAssistantConfig(deps, scopeOf(principal), params.assistant_id, body);
       if (['user_phone', 'phone', 'phone_country', 'email', 'user_whatsapp_number'].some((k) => k in body)) {
         reply.header('Deprecation', 'true');
       }
-      return { info };
+      return infoJson(assistant);
     },
   });
 

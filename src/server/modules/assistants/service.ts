@@ -2,22 +2,21 @@ import {
   ASSISTANT_MESSAGES,
   DEFAULT_ASSISTANT_VOICE_PROVIDER,
   DEFAULT_COUNTRY,
-  type Assistant,
   type CreateAssistantParsed,
   type UpdateAssistantConfigParsed,
   type VoiceProvider,
 } from '../../../shared/assistants.ts';
 import type { Scope } from '../../auth/principal.ts';
-import type { Conn } from '../../db/connection.ts';
+import type { Conn, Dialect } from '../../db/connection.ts';
 import type { Deps } from '../../deps.ts';
 import { invalid, notFound } from '../../http/errors.ts';
 import { accountOf, chargeCredits, fromMicros, toMicros } from '../credits/repository.ts';
 import { presetById } from '../../voice/presets.ts';
 import {
+  assistantJson,
   findAssistant,
   findVoiceRow,
   insertAssistant,
-  toAssistant,
   updateAssistant,
   type AssistantChanges,
   type AssistantRow,
@@ -72,15 +71,16 @@ async function checkVoice(deps: Deps, tx: Conn, scope: Scope, voiceId: string, p
 }
 
 /**
- * Hires an assistant: insert and charge in one transaction. `beforeCommit` runs last in that
- * transaction with the result (the route stores its idempotent response there).
+ * Hires an assistant: insert and charge in one transaction; returns it as the API's JSON object.
+ * `beforeCommit` runs last in that transaction with the result (the route stores its idempotent
+ * response there).
  */
 export async function createAssistant(
   deps: Deps,
   scope: Scope,
   input: CreateAssistantParsed,
-  beforeCommit?: (tx: Conn, assistant: Assistant) => Promise<void>,
-): Promise<Assistant> {
+  beforeCommit?: (tx: Conn, assistant: string) => Promise<void>,
+): Promise<string> {
   const provider = input.voice_provider ?? DEFAULT_ASSISTANT_VOICE_PROVIDER;
   const account = await accountOf(deps.db, scope);
   const now = deps.now();
@@ -127,27 +127,29 @@ export async function createAssistant(
     // Same transaction as the insert: short of credits → 402 and the insert is rolled back.
     await chargeCredits(tx, account.id, toMicros(deps.config.assistantCost), 'assistant_create', `assistant:${id}`, now, ASSISTANT_MESSAGES.insufficientCredits);
     const base = { id, first_name: input.first_name ?? null, surname: input.surname ?? null, email: input.email ?? null, phone: input.phone ?? null };
-    const assistant = toAssistant(await updateAssistant(tx, id, createInfra ? infraChanges(base, deps.config.assistantMailDomain) : {}));
+    if (createInfra) await updateAssistant(tx, id, infraChanges(base, deps.config.assistantMailDomain));
+    const assistant = await getAssistant(tx, deps.dialect, scope, id);
     await beforeCommit?.(tx, assistant);
     return assistant;
   });
 }
 
-export async function getAssistant(db: Conn, scope: Scope, id: number): Promise<AssistantRow> {
-  const row = await findAssistant(db, scope, id);
-  if (!row) throw notFound(ASSISTANT_MESSAGES.notFound);
-  return row;
+/** One assistant of the scope as the API's JSON object; 404 when the scope has none with this id. */
+export async function getAssistant(db: Conn, dialect: Dialect, scope: Scope, id: number): Promise<string> {
+  const assistant = await assistantJson(db, dialect, scope, id);
+  if (assistant === undefined) throw notFound(ASSISTANT_MESSAGES.notFound);
+  return assistant;
 }
 
 const fmtDollars = (n: number) => `$${n.toLocaleString('en-US', { maximumFractionDigits: 6 })}`;
 
-/** PATCH config: only keys present in the body change; null clears. */
+/** PATCH config: only keys present in the body change; null clears. Returns the API's JSON object. */
 export async function updateAssistantConfig(
   deps: Deps,
   scope: Scope,
   id: number,
   input: UpdateAssistantConfigParsed,
-): Promise<Assistant> {
+): Promise<string> {
   const has = (key: keyof UpdateAssistantConfigParsed) => Object.prototype.hasOwnProperty.call(input, key);
   const changes: AssistantChanges = {};
   const plain = ['first_name', 'surname', 'age', 'nationality', 'weekly_limit', 'max_parallel', 'profile_video', 'desktop_mode', 'user_desktop_id', 'about', 'timezone', 'deploy_env'] as const;
@@ -172,7 +174,7 @@ export async function updateAssistantConfig(
     changes.monthly_spending_cap_micros = cap === null ? null : toMicros(cap);
   }
 
-  const row = await deps.db.transaction().execute(async (tx) => {
+  return deps.db.transaction().execute(async (tx) => {
     const current = await findAssistant(tx, scope, id);
     if (!current) throw notFound(ASSISTANT_MESSAGES.notFound);
     if (changes.voice_id) changes.voice_provider = await checkVoice(deps, tx, scope, changes.voice_id, input.voice_provider ?? undefined);
@@ -195,7 +197,7 @@ export async function updateAssistantConfig(
       const merged = { ...current, ...changes } as AssistantRow;
       if (!merged.email || !merged.phone) Object.assign(changes, infraChanges(merged, deps.config.assistantMailDomain));
     }
-    return updateAssistant(tx, id, { ...changes, updated_at: deps.now().toISOString() });
+    await updateAssistant(tx, id, { ...changes, updated_at: deps.now().toISOString() });
+    return getAssistant(tx, deps.dialect, scope, id);
   });
-  return toAssistant(row);
 }

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Conn, Dialect } from '../../db/connection.ts';
 import { conflict, invalid } from '../../http/errors.ts';
-import type { JsonText } from '../../http/route.ts';
+import type { JsonText } from '../../http/raw-json.ts';
 import type { ColumnType } from '../../../shared/projects.ts';
 
 export interface ContextRules {

@@ -22,7 +22,8 @@ import {
 import { requireKeyPermission, type Principal } from '../../auth/principal.ts';
 import type { Conn } from '../../db/connection.ts';
 import { badRequest, notFound } from '../../http/errors.ts';
-import { RawJson, route } from '../../http/route.ts';
+import { RawJson } from '../../http/raw-json.ts';
+import { route } from '../../http/route.ts';
 import { projectOr404 } from '../projects/routes.ts';
 import { contextsJson, createContext, deleteContext, deleteRow, findContext, insertRows, listRows, patchRow, rulesOf } from './repository.ts';
 import { createCommit, findCommit, listCommits, rollback, rowsAtCommit } from './versioning.ts';
