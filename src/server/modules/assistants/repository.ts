@@ -2,6 +2,7 @@ import { sql, type Insertable, type RawBuilder, type Selectable, type Updateable
 import type { Assistant, Voice } from '../../../shared/assistants.ts';
 import type { Scope } from '../../auth/principal.ts';
 import type { Conn, Dialect } from '../../db/connection.ts';
+import { inScope } from '../../db/scope.ts';
 import type { JsonText } from '../../http/raw-json.ts';
 import type { AssistantTable, StoredFileTable, VoiceTable } from './tables.ts';
 
@@ -105,13 +106,6 @@ const LIST: Record<Dialect, RawBuilder<JsonText>> = {
   postgres: sql.raw(`coalesce(json_agg(${objectSql('postgres')} order by a.id desc), '[]'::json)::text`),
 };
 
-/** Rows of one scope: a personal key sees the user's personal rows, an org key the organization's. */
-// The tables filtered here (assistants, voices) share user_id/organization_id; the builder is untyped
-// only inside this one helper.
-const inScope = (scope: Scope) => (eb: any) =>
-  scope.organizationId === null
-    ? eb.and([eb('user_id', '=', scope.userId), eb('organization_id', 'is', null)])
-    : eb('organization_id', '=', scope.organizationId);
 
 /**
  * The scope's assistants, newest first, as the JSON array the API answers, built by the database itself:
