@@ -183,6 +183,21 @@ describe('photos no assistant shows any more are removed', () => {
     expect(await records()).toEqual([]);
   });
 
+  it('a photo uploaded for a hire that never happened is deleted a day later; photos in use and recent ones stay', async () => {
+    const { t, photo, hire, status, records, keyOf } = await setup();
+    const abandoned = await photo();
+    const used = await photo();
+    await hire(used);
+    t.clock.advance(23 * 60 * 60 * 1000);
+    const recent = await photo(); // a sweep runs, but nothing is a day old yet
+    expect(await status(abandoned)).toBe(200);
+    t.clock.advance(2 * 60 * 60 * 1000);
+    const latest = await photo(); // this upload sweeps
+    expect(await status(abandoned)).toBe(404);
+    for (const url of [used, recent, latest]) expect(await status(url)).toBe(200);
+    expect(await records()).toEqual([keyOf(used), keyOf(recent), keyOf(latest)].sort());
+  });
+
   it('another tenant’s photo is never removed, even when shown by an assistant being deleted', async () => {
     const { t, photo, status } = await setup();
     const owned = await photo();

@@ -222,6 +222,30 @@ export async function releasePhoto(tx: Conn, scope: Scope, photoUrl: string | nu
   return Number(removed.numDeletedRows) > 0 ? key : null;
 }
 
+/**
+ * Uploaded photos that no assistant shows and that are older than `before`: photos uploaded for a hire that
+ * never happened. Their records go in `tx` (a few hundred at a time) and their storage keys are returned,
+ * to delete the files once `tx` has committed. Compared by key as in `releasePhoto`.
+ */
+export async function releaseUnusedPhotos(tx: Conn, before: string, limit = 500): Promise<string[]> {
+  const unused = tx
+    .selectFrom('stored_files as f')
+    .select('f.key')
+    .where('f.kind', '=', 'photo')
+    .where('f.created_at', '<', before)
+    .where((eb) =>
+      eb.not(
+        eb.exists(
+          eb.selectFrom('assistants as a').select('a.id').where('a.profile_photo', 'like', sql<string>`'%/v0/files/' || f.key`),
+        ),
+      ),
+    )
+    .limit(limit);
+  // One statement checks and deletes, so a photo an assistant starts showing meanwhile is kept.
+  const removed = await tx.deleteFrom('stored_files').where('key', 'in', unused).returning('key').execute();
+  return removed.map((r) => r.key);
+}
+
 export async function forgetStoredFile(db: Conn, key: string): Promise<void> {
   await db.deleteFrom('stored_files').where('key', '=', key).execute();
 }

@@ -48,12 +48,16 @@ import {
   listVoiceRows,
   recordStoredFile,
   releasePhoto,
+  releaseUnusedPhotos,
   toVoice,
   updateAssistant,
 } from './repository.ts';
 import { createAssistant, getAssistant, updateAssistantConfig } from './service.ts';
 import { reencodePhoto } from './photos.ts';
 import { readUpload } from './uploads.ts';
+
+const UNUSED_PHOTO_LIFETIME_MS = 24 * 60 * 60 * 1000;
+const PHOTO_SWEEP_EVERY_MS = 60 * 60 * 1000;
 
 /** `{"info": …}` around JSON the database built (one assistant, or the list). */
 const INFO_OPEN = Buffer.from('{"info":');
@@ -70,6 +74,23 @@ export async function assistantsRoutes(app: FastifyInstance): Promise<void> {
   const removeFile = async (key: string | null) => {
     if (!key) return;
     await storage.delete(key).catch((err: unknown) => app.log.warn({ err, key }, 'could not delete a released file'));
+  };
+
+  /**
+   * Photos uploaded for a hire that never happened: a day after their upload, when no assistant shows them,
+   * they are deleted. Swept at most once an hour, on a photo upload, by whichever server gets there.
+   */
+  let lastSweep = 0;
+  const sweepUnusedPhotos = async (now: Date) => {
+    if (now.getTime() - lastSweep < PHOTO_SWEEP_EVERY_MS && now.getTime() >= lastSweep) return;
+    lastSweep = now.getTime();
+    const before = new Date(now.getTime() - UNUSED_PHOTO_LIFETIME_MS).toISOString();
+    try {
+      const keys = await app.deps.db.transaction().execute((tx) => releaseUnusedPhotos(tx, before));
+      for (const key of keys) await removeFile(key);
+    } catch (err) {
+      app.log.warn({ err }, 'could not sweep unused photos');
+    }
   };
 
   // The preset samples are written on start; an unreachable bucket must not keep the API down, so a
@@ -278,6 +299,7 @@ export async function assistantsRoutes(app: FastifyInstance): Promise<void> {
         throw error;
       }
       await removeFile(released);
+      await sweepUnusedPhotos(deps.now());
       return response;
     },
   });
