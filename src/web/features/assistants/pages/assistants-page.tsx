@@ -10,7 +10,7 @@ import { PageHeader } from '../../../components/page-header.tsx';
 import { PermissionGate } from '../../../components/permission-gate.tsx';
 import { missingPermission, useMe } from '../../../lib/use-me.ts';
 import { useUrlFilter } from '../../../lib/use-url-filter.ts';
-import { assistantQueries } from '../api.ts';
+import { assistantQueries } from '../queries.ts';
 import { hoursPerWeek, initials, matchesSearch, parallelTasks, voiceName } from '../format.ts';
 
 const COLUMNS = ['Assistant', 'About', 'Time zone', 'Voice', 'Weekly limit', 'Parallel tasks'];

@@ -6,7 +6,7 @@ import { ErrorAlert } from '../../../components/error-alert.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
 import { useSession } from '../../../lib/session.ts';
 import { useMe } from '../../../lib/use-me.ts';
-import { orgQueries } from '../api.ts';
+import { orgQueries } from '../queries.ts';
 import { InvitesPanel } from '../components/invites-panel.tsx';
 import { MembersPanel } from '../components/members-panel.tsx';
 import { RolesMatrix } from '../components/roles-matrix.tsx';
