@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { notifications } from '@mantine/notifications';
+import { assistantDisplayName } from '../../../shared/assistant-name.ts';
 import {
-  assistantDisplayName,
   type Assistant,
   type CreateAssistant,
   type UpdateAssistantConfig,

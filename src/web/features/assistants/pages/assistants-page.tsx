@@ -3,7 +3,7 @@ import { IconMicrophone, IconRobot, IconSearch, IconUserPlus } from '@tabler/ico
 import { useQuery } from '@tanstack/react-query';
 import { useDeferredValue } from 'react';
 import { Link } from 'react-router';
-import { assistantDisplayName } from '../../../../shared/assistants.ts';
+import { assistantDisplayName } from '../../../../shared/assistant-name.ts';
 import { EmptyState } from '../../../components/empty-state.tsx';
 import { ErrorAlert } from '../../../components/error-alert.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
