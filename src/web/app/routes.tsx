@@ -48,7 +48,7 @@ const appRoutes: RouteObject[] = [
   {
     path: 'projects',
     loader: prefetch(() => [projectQueries.names()]),
-    lazy: async () => ({ Component: (await import('../features/projects/pages/index.ts')).ProjectsPage }),
+    lazy: async () => ({ Component: (await import('../features/projects/pages/projects-page.tsx')).ProjectsPage }),
   },
   {
     path: 'projects/:project',
@@ -56,12 +56,12 @@ const appRoutes: RouteObject[] = [
       projectQueries.project(params.project ?? ''),
       projectQueries.contexts(params.project ?? '', new URL(request.url).searchParams.get('prefix') ?? ''),
     ]),
-    lazy: async () => ({ Component: (await import('../features/projects/pages/index.ts')).ProjectPage }),
+    lazy: async () => ({ Component: (await import('../features/projects/pages/project-page.tsx')).ProjectPage }),
   },
   {
     path: 'projects/:project/contexts/:context',
     loader: prefetch(({ params }) => [projectQueries.context(params.project ?? '', params.context ?? '')]),
-    lazy: async () => ({ Component: (await import('../features/projects/pages/index.ts')).ContextPage }),
+    lazy: async () => ({ Component: (await import('../features/projects/pages/context-page.tsx')).ContextPage }),
   },
   { path: 'dashboards', lazy: async () => ({ Component: (await import('../features/dashboards/pages/dashboards-page.tsx')).DashboardsPage }) },
   {
