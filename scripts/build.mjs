@@ -56,7 +56,21 @@ const rows = Object.values(manifest)
 console.log('\nJavaScript (gzip):');
 for (const r of rows) console.log(`  ${r.kb.toFixed(1).padStart(7)} KB  ${r.file}`);
 
+// Mantine's styles are imported per component (src/web/app/mantine-styles.css): a component used without
+// its sheet would render unstyled. Its class names (m_ and 8 hex digits, keyframes included) must all be
+// in the emitted CSS.
+const assets = fs.readdirSync(path.join(outDir, 'assets'));
+const emitted = (ext) => assets.filter((f) => f.endsWith(ext)).map((f) => fs.readFileSync(path.join(outDir, 'assets', f), 'utf8')).join('\n');
+const css = emitted('.css');
+const unstyled = [...new Set(emitted('.js').match(/\bm_[0-9a-f]{8}\b/g) ?? [])].filter((name) => !css.includes(name));
 let over = false;
+if (unstyled.length) {
+  const sheetsDir = path.join(root, 'node_modules/@mantine/core/styles');
+  const sheets = fs.readdirSync(sheetsDir).filter((f) => f.endsWith('.css') && !f.endsWith('.layer.css'));
+  const missing = new Set(unstyled.map((name) => sheets.find((f) => fs.readFileSync(path.join(sheetsDir, f), 'utf8').includes(name)) ?? name));
+  console.error(`Mantine styles missing for components in use: ${[...missing].join(', ')}. Import them in src/web/app/mantine-styles.css.`);
+  over = true;
+}
 for (const [screen, source] of Object.entries(firstScreens)) {
   if (!manifest[source]) {
     console.error(`Budget check: ${source} is not a chunk of its own any more (it must stay lazy).`);

@@ -381,9 +381,3 @@ export const ASSISTANT_MESSAGES = {
   deleted: 'Assistant deleted successfully.',
   voiceDeleted: 'Voice deleted successfully.',
 } as const;
-
-/** A display name for an assistant: "First Surname", or "Assistant #id". */
-export function assistantDisplayName(a: Pick<Assistant, 'agent_id' | 'first_name' | 'surname'>): string {
-  const full = [a.first_name, a.surname].filter(Boolean).join(' ').trim();
-  return full || `Assistant #${a.agent_id}`;
-}

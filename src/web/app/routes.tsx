@@ -1,19 +1,94 @@
-import type { RouteObject } from 'react-router';
+import type { QueryKey } from '@tanstack/react-query';
+import type { LoaderFunctionArgs, RouteObject } from 'react-router';
+import { assistantQueries } from '../features/assistants/queries.ts';
+import { orgQueries } from '../features/organizations/queries.ts';
+import { projectQueries } from '../features/projects/queries.ts';
+import { queryClient } from '../lib/query-client.ts';
+import { sessionStore } from '../lib/session.ts';
+import { meQuery } from '../lib/me-query.ts';
 import { RouteError } from './route-error.tsx';
 import { NotFoundPage } from './not-found-page.tsx';
+
+/** A query's options (from a feature's `queries.ts`); a prefetch has no use for the data's type. */
+type Query = { queryKey: QueryKey };
+
+/**
+ * A loader that asks for a page's first data as soon as its route matches, while the page's code is still
+ * downloading, instead of after the page has arrived and rendered. It returns at once: navigation never
+ * waits for data; the page reads the same cache entries (same query options) and shows its own loading
+ * and error states.
+ */
+function prefetch(queries: (args: LoaderFunctionArgs) => Query[]) {
+  return (args: LoaderFunctionArgs) => {
+    // Without a key the layout sends the visitor to sign-in: there is nothing to ask for.
+    if (sessionStore.get().key) for (const query of queries(args)) void queryClient.prefetchQuery(query);
+    return null;
+  };
+}
+
+/** The organization page lists members with an organization's key, and the user's organizations otherwise. */
+function prefetchOrganization() {
+  if (!sessionStore.get().key) return null;
+  queryClient.ensureQueryData(meQuery).then(
+    (me) => {
+      const orgId = me.key.kind === 'organization' ? me.key.organization_id : null;
+      return orgId === null ? queryClient.prefetchQuery(orgQueries.mine()) : queryClient.prefetchQuery(orgQueries.members(orgId));
+    },
+    // The page asks again and shows the error.
+    () => undefined,
+  );
+  return null;
+}
+
+const assistantId = (id: string | undefined) => (/^[1-9]\d*$/.test(id ?? '') ? [assistantQueries.detail(Number(id))] : []);
 
 /** Pages of the signed-in app. Features add their routes here, loaded lazily (`lazy: () => import(…)`). */
 const appRoutes: RouteObject[] = [
   { index: true, lazy: async () => ({ Component: (await import('./home-page.tsx')).HomePage }) },
-  { path: 'projects', lazy: async () => ({ Component: (await import('../features/projects/pages/index.ts')).ProjectsPage }) },
-  { path: 'projects/:project', lazy: async () => ({ Component: (await import('../features/projects/pages/index.ts')).ProjectPage }) },
-  { path: 'projects/:project/contexts/:context', lazy: async () => ({ Component: (await import('../features/projects/pages/index.ts')).ContextPage }) },
+  {
+    path: 'projects',
+    loader: prefetch(() => [projectQueries.names()]),
+    lazy: async () => ({ Component: (await import('../features/projects/pages/projects-page.tsx')).ProjectsPage }),
+  },
+  {
+    path: 'projects/:project',
+    loader: prefetch(({ params, request }) => [
+      projectQueries.project(params.project ?? ''),
+      projectQueries.contexts(params.project ?? '', new URL(request.url).searchParams.get('prefix') ?? ''),
+    ]),
+    lazy: async () => ({ Component: (await import('../features/projects/pages/project-page.tsx')).ProjectPage }),
+  },
+  {
+    path: 'projects/:project/contexts/:context',
+    loader: prefetch(({ params }) => [projectQueries.context(params.project ?? '', params.context ?? '')]),
+    lazy: async () => ({ Component: (await import('../features/projects/pages/context-page.tsx')).ContextPage }),
+  },
   { path: 'dashboards', lazy: async () => ({ Component: (await import('../features/dashboards/pages/dashboards-page.tsx')).DashboardsPage }) },
-  { path: 'assistants', lazy: async () => ({ Component: (await import('../features/assistants/pages/assistants-page.tsx')).AssistantsPage }) },
-  { path: 'assistants/new', lazy: async () => ({ Component: (await import('../features/assistants/pages/hire-assistant-page.tsx')).HireAssistantPage }) },
-  { path: 'assistants/:id', lazy: async () => ({ Component: (await import('../features/assistants/pages/assistant-page.tsx')).AssistantPage }) },
-  { path: 'assistants/voices', lazy: async () => ({ Component: (await import('../features/assistants/pages/voices-page.tsx')).VoicesPage }) },
-  { path: 'organization', lazy: async () => ({ Component: (await import('../features/organizations/pages/organization-page.tsx')).OrganizationPage }) },
+  {
+    path: 'assistants',
+    loader: prefetch(() => [assistantQueries.list(), assistantQueries.voices()]),
+    lazy: async () => ({ Component: (await import('../features/assistants/pages/assistants-page.tsx')).AssistantsPage }),
+  },
+  {
+    path: 'assistants/new',
+    loader: prefetch(() => [assistantQueries.pricing(), assistantQueries.credits(), assistantQueries.voices()]),
+    lazy: async () => ({ Component: (await import('../features/assistants/pages/hire-assistant-page.tsx')).HireAssistantPage }),
+  },
+  {
+    path: 'assistants/:id',
+    loader: prefetch(({ params }) => [...assistantId(params.id), assistantQueries.voices()]),
+    lazy: async () => ({ Component: (await import('../features/assistants/pages/assistant-page.tsx')).AssistantPage }),
+  },
+  {
+    path: 'assistants/voices',
+    loader: prefetch(() => [assistantQueries.voices()]),
+    lazy: async () => ({ Component: (await import('../features/assistants/pages/voices-page.tsx')).VoicesPage }),
+  },
+  {
+    path: 'organization',
+    loader: prefetchOrganization,
+    lazy: async () => ({ Component: (await import('../features/organizations/pages/organization-page.tsx')).OrganizationPage }),
+  },
   { path: 'invite', lazy: async () => ({ Component: (await import('../features/organizations/pages/invite-page.tsx')).InvitePage }) },
   { path: 'account', lazy: async () => ({ Component: (await import('../features/account/pages/account-page.tsx')).AccountPage }) },
   { path: 'account/create-user', lazy: async () => ({ Component: (await import('../features/account/pages/create-user-page.tsx')).CreateUserPage }) },
@@ -31,6 +106,8 @@ export const routes: RouteObject[] = [
   },
   {
     path: '/',
+    // Every signed-in screen shows who is signed in (header, permissions).
+    loader: prefetch(() => [meQuery]),
     lazy: async () => ({ Component: (await import('./layout/signed-in-layout.tsx')).SignedInLayout }),
     errorElement: <RouteError />,
     // Shown while the first lazy page of a fresh load arrives.

@@ -5,7 +5,7 @@ import { useForm } from 'react-hook-form';
 import { Navigate, useNavigate, useSearchParams } from 'react-router';
 import { api, ApiError } from '../lib/api-client.ts';
 import { normalizeBase, useSession } from '../lib/session.ts';
-import type { Me } from '../lib/use-me.ts';
+import type { Me } from '../lib/me-query.ts';
 
 // Plain rules rather than a zod schema: the sign-in screen is the first download, and this is all it checks.
 interface SignInValues {

@@ -8,7 +8,10 @@ function shouldRetry(failureCount: number, error: unknown): boolean {
   return failureCount < 2;
 }
 
-export function createQueryClient(): QueryClient {
+/** The app's one cache: the provider hands it to components, and route loaders fill it before pages render. */
+export const queryClient = createQueryClient();
+
+function createQueryClient(): QueryClient {
   const client = new QueryClient({
     defaultOptions: {
       queries: { retry: shouldRetry, staleTime: 15_000, refetchOnWindowFocus: true },

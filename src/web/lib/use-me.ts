@@ -1,14 +1,5 @@
-import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { z } from 'zod';
-import type { BasicInfoSchema } from '../../shared/users.ts';
-import { api } from './api-client.ts';
-
-export type Me = z.infer<typeof BasicInfoSchema>;
-
-export const meQuery = queryOptions({
-  queryKey: ['me'],
-  queryFn: ({ signal }) => api.get<Me>('/v0/user/basic-info', { signal }),
-});
+import { useQuery } from '@tanstack/react-query';
+import { meQuery, type Me } from './me-query.ts';
 
 /** "Who am I" for the active key: name, credits, and the key's workspace, role and permissions. */
 export function useMe() {

@@ -5,7 +5,6 @@ import {
   AssistantInfoResponse,
   AssistantListResponse,
   AssistantPricingSchema,
-  assistantDisplayName,
   AUDIO_TYPES,
   CreateAssistantInput,
   DEFAULT_CLONE_VOICE_PROVIDER,
@@ -26,6 +25,7 @@ import {
   type Voice,
   type VoiceProvider,
 } from '../../../shared/assistants.ts';
+import { assistantDisplayName } from '../../../shared/assistant-name.ts';
 import { InfoString } from '../../../shared/common.ts';
 import { requireKeyPermission, scopeOf } from '../../auth/principal.ts';
 import { forbidden, HttpError, notFound } from '../../http/errors.ts';

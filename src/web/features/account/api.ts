@@ -10,7 +10,7 @@ import type {
 } from '../../../shared/account.ts';
 import type { CustomEndpoint, CustomEndpointCreated, CustomEndpointInputType } from '../../../shared/custom-endpoints.ts';
 import { api, ApiError } from '../../lib/api-client.ts';
-import { meQuery } from '../../lib/use-me.ts';
+import { meQuery } from '../../lib/me-query.ts';
 import { sessionStore } from '../../lib/session.ts';
 
 export const accountKeys = {

@@ -1,11 +1,8 @@
-import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { notifications } from '@mantine/notifications';
-import type { z } from 'zod';
-import type { SpendingLimitSchema } from '../../../shared/account.ts';
+import { assistantDisplayName } from '../../../shared/assistant-name.ts';
 import {
-  assistantDisplayName,
   type Assistant,
-  type AssistantPricing,
   type CreateAssistant,
   type UpdateAssistantConfig,
   type UploadedFile,
@@ -13,57 +10,11 @@ import {
   type VoiceClone,
   type VoiceInUseError,
 } from '../../../shared/assistants.ts';
-import type { Credits } from '../../../shared/credits.ts';
 import { api, ApiError } from '../../lib/api-client.ts';
-import { meQuery } from '../../lib/use-me.ts';
+import { meQuery } from '../../lib/me-query.ts';
+import { assistantKeys } from './queries.ts';
 
 export type UploadedPhoto = UploadedFile;
-
-export const assistantKeys = {
-  // The account feature invalidates ['assistants'] when the spending limit caps assistants.
-  all: ['assistants'] as const,
-  list: () => [...assistantKeys.all, 'list'] as const,
-  detail: (id: number) => [...assistantKeys.all, 'detail', id] as const,
-  voices: () => [...assistantKeys.all, 'voices'] as const,
-  pricing: () => [...assistantKeys.all, 'pricing'] as const,
-  credits: () => ['credits'] as const,
-  // Same key as the account feature's query of the same endpoint, so both share one cache entry.
-  spendingLimit: () => ['account', 'spending-limit'] as const,
-};
-
-export const assistantQueries = {
-  list: () =>
-    queryOptions({
-      queryKey: assistantKeys.list(),
-      queryFn: async ({ signal }) => (await api.get<{ info: Assistant[] }>('/v0/assistant', { signal })).info,
-    }),
-  detail: (id: number) =>
-    queryOptions({
-      queryKey: assistantKeys.detail(id),
-      queryFn: async ({ signal }) => (await api.get<{ info: Assistant }>(`/v0/assistant/${id}`, { signal })).info,
-    }),
-  voices: () =>
-    queryOptions({
-      queryKey: assistantKeys.voices(),
-      queryFn: async ({ signal }) => (await api.get<{ info: Voice[] }>('/v0/assistant/voice', { signal })).info,
-    }),
-  pricing: () =>
-    queryOptions({
-      queryKey: assistantKeys.pricing(),
-      queryFn: ({ signal }) => api.get<AssistantPricing>('/v0/assistant/pricing', { signal }),
-      staleTime: 5 * 60_000,
-    }),
-  credits: () =>
-    queryOptions({
-      queryKey: assistantKeys.credits(),
-      queryFn: ({ signal }) => api.get<Credits>('/v0/credits', { signal }),
-    }),
-  spendingLimit: () =>
-    queryOptions({
-      queryKey: assistantKeys.spendingLimit(),
-      queryFn: ({ signal }) => api.get<z.infer<typeof SpendingLimitSchema>>('/v0/user/spending-limit', { signal }),
-    }),
-};
 
 export function useCreateAssistant() {
   const client = useQueryClient();

@@ -4,7 +4,7 @@ import { IconPlus } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import type { Voice } from '../../../../shared/assistants.ts';
 import { ErrorAlert } from '../../../components/error-alert.tsx';
-import { assistantQueries } from '../api.ts';
+import { assistantQueries } from '../queries.ts';
 import { CloneVoiceModal, PROVIDER_LABELS } from './clone-voice-modal.tsx';
 import { VoicePlayButton } from './voice-play-button.tsx';
 

@@ -10,7 +10,6 @@ import {
   ABOUT_MAX,
   AGE_MAX,
   AGE_MIN,
-  assistantDisplayName,
   DESKTOP_SYSTEMS,
   MAX_PARALLEL_MAX,
   MAX_PARALLEL_MIN,
@@ -20,6 +19,7 @@ import {
   type Assistant,
 } from '../../../../shared/assistants.ts';
 import { countryName } from '../../../../shared/account.ts';
+import { assistantDisplayName } from '../../../../shared/assistant-name.ts';
 import { confirmDelete } from '../../../components/confirm-delete.tsx';
 import { ErrorAlert } from '../../../components/error-alert.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
@@ -27,7 +27,8 @@ import { TimezoneSelect } from '../../../components/timezone-select.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
 import { applyServerErrors } from '../../../lib/form.ts';
 import { missingPermission, useMe } from '../../../lib/use-me.ts';
-import { assistantKeys, assistantQueries, useDeleteAssistant, useUpdateAssistant } from '../api.ts';
+import { useDeleteAssistant, useUpdateAssistant } from '../api.ts';
+import { assistantKeys, assistantQueries } from '../queries.ts';
 import { changedFields } from '../config-changes.ts';
 import { FormSection } from '../components/form-section.tsx';
 import { PhotoUploader } from '../components/photo-uploader.tsx';

@@ -3,14 +3,14 @@ import { IconMicrophone, IconRobot, IconSearch, IconUserPlus } from '@tabler/ico
 import { useQuery } from '@tanstack/react-query';
 import { useDeferredValue } from 'react';
 import { Link } from 'react-router';
-import { assistantDisplayName } from '../../../../shared/assistants.ts';
+import { assistantDisplayName } from '../../../../shared/assistant-name.ts';
 import { EmptyState } from '../../../components/empty-state.tsx';
 import { ErrorAlert } from '../../../components/error-alert.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
 import { PermissionGate } from '../../../components/permission-gate.tsx';
 import { missingPermission, useMe } from '../../../lib/use-me.ts';
 import { useUrlFilter } from '../../../lib/use-url-filter.ts';
-import { assistantQueries } from '../api.ts';
+import { assistantQueries } from '../queries.ts';
 import { hoursPerWeek, initials, matchesSearch, parallelTasks, voiceName } from '../format.ts';
 
 const COLUMNS = ['Assistant', 'About', 'Time zone', 'Voice', 'Weekly limit', 'Parallel tasks'];

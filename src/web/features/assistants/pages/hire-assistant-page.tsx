@@ -23,7 +23,8 @@ import { browserTimeZone, TimezoneSelect } from '../../../components/timezone-se
 import { ApiError } from '../../../lib/api-client.ts';
 import { applyServerErrors } from '../../../lib/form.ts';
 import { missingPermission, useMe } from '../../../lib/use-me.ts';
-import { assistantQueries, useCreateAssistant } from '../api.ts';
+import { useCreateAssistant } from '../api.ts';
+import { assistantQueries } from '../queries.ts';
 import { FormSection } from '../components/form-section.tsx';
 import { PhotoUploader } from '../components/photo-uploader.tsx';
 import { PreHireChatEditor } from '../components/pre-hire-chat-editor.tsx';

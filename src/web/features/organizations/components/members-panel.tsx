@@ -8,8 +8,10 @@ import { EmptyState } from '../../../components/empty-state.tsx';
 import { ErrorAlert } from '../../../components/error-alert.tsx';
 import { SecretReveal } from '../../../components/secret-reveal.tsx';
 import { errorMessage } from '../../../lib/api-client.ts';
-import { missingPermission, type Me } from '../../../lib/use-me.ts';
-import { orgQueries, useAddMember, useChangeRole, useRemoveMember } from '../api.ts';
+import type { Me } from '../../../lib/me-query.ts';
+import { missingPermission } from '../../../lib/use-me.ts';
+import { useAddMember, useChangeRole, useRemoveMember } from '../api.ts';
+import { orgQueries } from '../queries.ts';
 import { PermissionGate } from '../../../components/permission-gate.tsx';
 
 export const ASSIGNABLE_ROLES = [

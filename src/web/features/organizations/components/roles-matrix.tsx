@@ -3,7 +3,7 @@ import { IconCheck, IconMinus } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { ErrorAlert } from '../../../components/error-alert.tsx';
 import { PERMISSIONS } from '../../../../shared/roles.ts';
-import { orgQueries } from '../api.ts';
+import { orgQueries } from '../queries.ts';
 
 /** The four roles × every permission, as a readable table. */
 export function RolesMatrix({ orgId }: { orgId: number }) {

@@ -8,7 +8,8 @@ import { PageHeader } from '../../../components/page-header.tsx';
 import { ApiError, errorMessage } from '../../../lib/api-client.ts';
 import { useSession } from '../../../lib/session.ts';
 import { displayName, useMe } from '../../../lib/use-me.ts';
-import { orgQueries, useAnswerInvite } from '../api.ts';
+import { useAnswerInvite } from '../api.ts';
+import { orgQueries } from '../queries.ts';
 import type { AcceptedInvite } from '../../../../shared/invites.ts';
 
 function Problem({ title, children }: { title: string; children: React.ReactNode }) {

@@ -1,15 +1,19 @@
 import { Badge, Button, Group, Skeleton, Stack, Table, Tabs, Text } from '@mantine/core';
 import { IconBuilding, IconMail, IconShieldLock, IconUsers } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
+import { lazy, Suspense } from 'react';
 import { EmptyState } from '../../../components/empty-state.tsx';
 import { ErrorAlert } from '../../../components/error-alert.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
 import { useSession } from '../../../lib/session.ts';
 import { useMe } from '../../../lib/use-me.ts';
-import { orgQueries } from '../api.ts';
-import { InvitesPanel } from '../components/invites-panel.tsx';
+import { orgQueries } from '../queries.ts';
 import { MembersPanel } from '../components/members-panel.tsx';
-import { RolesMatrix } from '../components/roles-matrix.tsx';
+
+// The page opens on the members tab: the other tabs' code (their forms, and the role matrix with the
+// shared role schemas and zod) arrives when one of them is opened.
+const InvitesPanel = lazy(async () => ({ default: (await import('../components/invites-panel.tsx')).InvitesPanel }));
+const RolesMatrix = lazy(async () => ({ default: (await import('../components/roles-matrix.tsx')).RolesMatrix }));
 
 /** With a personal key: the organizations the user belongs to, and how to open one. */
 function PersonalWorkspace() {
@@ -111,10 +115,14 @@ export function OrganizationPage() {
           <MembersPanel orgId={orgId} me={me.data} />
         </Tabs.Panel>
         <Tabs.Panel value="invites" pt="md">
-          <InvitesPanel orgId={orgId} me={me.data} />
+          <Suspense fallback={<Skeleton height={160} />}>
+            <InvitesPanel orgId={orgId} me={me.data} />
+          </Suspense>
         </Tabs.Panel>
         <Tabs.Panel value="roles" pt="md">
-          <RolesMatrix orgId={orgId} />
+          <Suspense fallback={<Skeleton height={160} />}>
+            <RolesMatrix orgId={orgId} />
+          </Suspense>
         </Tabs.Panel>
       </Tabs>
     </Stack>

@@ -5,7 +5,7 @@ import { useEffect, useMemo, useState } from 'react';
 import type { Commit, Context } from '../../../../shared/projects.ts';
 import { EmptyState } from '../../../components/empty-state.tsx';
 import { ErrorAlert } from '../../../components/error-alert.tsx';
-import { DIFF_ROW_LIMIT, projectQueries } from '../api.ts';
+import { DIFF_ROW_LIMIT, projectQueries } from '../queries.ts';
 import { columnsOf, diffRows, diffSummary, formatValue, plural, shortHash } from '../model.ts';
 import { CommitGraph, formatTime } from './commit-graph.tsx';
 import { PermissionGate } from '../../../components/permission-gate.tsx';

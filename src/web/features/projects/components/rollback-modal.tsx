@@ -3,7 +3,8 @@ import { IconInfoCircle } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import type { Commit, Context } from '../../../../shared/projects.ts';
 import { errorMessage } from '../../../lib/api-client.ts';
-import { DIFF_ROW_LIMIT, projectQueries, useRollback } from '../api.ts';
+import { useRollback } from '../api.ts';
+import { DIFF_ROW_LIMIT, projectQueries } from '../queries.ts';
 import { diffRows, plural, shortHash } from '../model.ts';
 
 /**

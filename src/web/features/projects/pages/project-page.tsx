@@ -2,24 +2,28 @@ import { ActionIcon, Anchor, Badge, Box, Breadcrumbs, Button, Group, Loader, Ske
 import { useDisclosure } from '@mantine/hooks';
 import { IconChevronDown, IconChevronRight, IconFilter, IconFolder, IconPlus, IconTable, IconTrash } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import { useMemo, useState } from 'react';
+import { lazy, useMemo, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { confirmDelete } from '../../../components/confirm-delete.tsx';
 import { EmptyState } from '../../../components/empty-state.tsx';
 import { ErrorAlert } from '../../../components/error-alert.tsx';
+import { MountWhenOpened } from '../../../components/mount-when-opened.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
 import { missingPermission, useMe } from '../../../lib/use-me.ts';
 import { useUrlFilter } from '../../../lib/use-url-filter.ts';
 import { PermissionGate } from '../../../components/permission-gate.tsx';
-import { contextUrl, projectQueries, useDeleteContext } from '../api.ts';
+import { contextUrl, useDeleteContext } from '../api.ts';
+import { projectQueries } from '../queries.ts';
 import { ContextBadges } from '../components/context-badges.tsx';
-import { CreateContextModal } from '../components/create-context-modal.tsx';
 import { ProjectIcon } from '../components/project-icon.tsx';
 import { VirtualList } from '../components/virtual-list.tsx';
 import { contextTree, plural, type TreeLine } from '../model.ts';
 
 const LINE = 48;
+
+// Its form (and zod with the shared schemas) loads when the dialog is first opened, not with the list.
+const CreateContextModal = lazy(async () => ({ default: (await import('../components/create-context-modal.tsx')).CreateContextModal }));
 
 /** A project: its contexts as a tree (folders from "/" in names), filtered by a name prefix kept in the URL. */
 export function ProjectPage() {
@@ -221,14 +225,16 @@ export function ProjectPage() {
         />
       </Group>
       {content}
-      <CreateContextModal
-        project={name}
-        projectVersioned={!!project.data?.is_versioned}
-        initialName={prefix && prefix.endsWith('/') ? prefix : undefined}
-        opened={creating}
-        onClose={close}
-        onCreated={(created) => void navigate(contextUrl(name, created))}
-      />
+      <MountWhenOpened opened={creating}>
+        <CreateContextModal
+          project={name}
+          projectVersioned={!!project.data?.is_versioned}
+          initialName={prefix && prefix.endsWith('/') ? prefix : undefined}
+          opened={creating}
+          onClose={close}
+          onCreated={(created) => void navigate(contextUrl(name, created))}
+        />
+      </MountWhenOpened>
     </>
   );
 }

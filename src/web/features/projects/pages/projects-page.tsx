@@ -2,19 +2,23 @@ import { ActionIcon, Anchor, Badge, Button, Group, Paper, Skeleton, Stack, Text,
 import { useDisclosure } from '@mantine/hooks';
 import { IconFolder, IconPlus, IconSearch, IconTrash } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import { useDeferredValue, useState } from 'react';
+import { lazy, useDeferredValue, useState } from 'react';
 import { Link } from 'react-router';
 import { EmptyState } from '../../../components/empty-state.tsx';
 import { ErrorAlert } from '../../../components/error-alert.tsx';
+import { MountWhenOpened } from '../../../components/mount-when-opened.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
 import { errorMessage } from '../../../lib/api-client.ts';
 import { missingPermission, useMe, workspaceName } from '../../../lib/use-me.ts';
 import { useUrlFilter } from '../../../lib/use-url-filter.ts';
 import { PermissionGate } from '../../../components/permission-gate.tsx';
-import { projectQueries, projectUrl, useDeleteProject } from '../api.ts';
-import { CreateProjectModal } from '../components/create-project-modal.tsx';
+import { projectUrl, useDeleteProject } from '../api.ts';
+import { projectQueries } from '../queries.ts';
 import { ProjectIcon } from '../components/project-icon.tsx';
 import { TypedConfirmModal } from '../components/typed-confirm-modal.tsx';
+
+// Its form (and zod with the shared schemas) loads when the dialog is first opened, not with the list.
+const CreateProjectModal = lazy(async () => ({ default: (await import('../components/create-project-modal.tsx')).CreateProjectModal }));
 
 function ProjectCard({ name, cannotDelete, onDelete }: { name: string; cannotDelete: string | null; onDelete: () => void }) {
   const project = useQuery(projectQueries.project(name));
@@ -135,7 +139,9 @@ export function ProjectsPage() {
         actions={names.data?.length ? createButton : undefined}
       />
       {content}
-      <CreateProjectModal opened={creating} onClose={close} />
+      <MountWhenOpened opened={creating}>
+        <CreateProjectModal opened={creating} onClose={close} />
+      </MountWhenOpened>
       <TypedConfirmModal
         opened={deleting !== null}
         onClose={() => {
