@@ -13,22 +13,31 @@ import { NotFoundPage } from './not-found-page.tsx';
 type Query = { queryKey: QueryKey };
 
 /**
- * A loader that asks for a page's first data as soon as its route matches, while the page's code is still
- * downloading, instead of after the page has arrived and rendered. It returns at once: navigation never
- * waits for data; the page reads the same cache entries (same query options) and shows its own loading
- * and error states.
+ * A route loader that asks for a page's first data as soon as the route matches, while the page's code is
+ * still downloading, instead of after the page has arrived and rendered. It returns at once: navigation
+ * never waits for data; the page reads the same cache entries (same query options) and shows its own
+ * loading and error states. It runs again only for another page: a filter typed into the URL (same page,
+ * new search) is the page's own business; re-running the loaders would only send each such update
+ * through the router's loading state, and refetch a stale list while the user types.
  */
-function prefetch(queries: (args: LoaderFunctionArgs) => Query[]) {
-  return (args: LoaderFunctionArgs) => {
-    // Without a key the layout sends the visitor to sign-in: there is nothing to ask for.
-    if (sessionStore.get().key) for (const query of queries(args)) void queryClient.prefetchQuery(query);
-    return null;
+function prefetching(start: (args: LoaderFunctionArgs) => void): Pick<RouteObject, 'loader' | 'shouldRevalidate'> {
+  return {
+    loader: (args) => {
+      // Without a key the layout sends the visitor to sign-in: there is nothing to ask for.
+      if (sessionStore.get().key) start(args);
+      return null;
+    },
+    shouldRevalidate: ({ currentUrl, nextUrl }) => currentUrl.pathname !== nextUrl.pathname,
   };
 }
 
+const prefetch = (queries: (args: LoaderFunctionArgs) => Query[]) =>
+  prefetching((args) => {
+    for (const query of queries(args)) void queryClient.prefetchQuery(query);
+  });
+
 /** The organization page lists members with an organization's key, and the user's organizations otherwise. */
-function prefetchOrganization() {
-  if (!sessionStore.get().key) return null;
+const prefetchOrganization = prefetching(() => {
   queryClient.ensureQueryData(meQuery).then(
     (me) => {
       const orgId = me.key.kind === 'organization' ? me.key.organization_id : null;
@@ -37,8 +46,7 @@ function prefetchOrganization() {
     // The page asks again and shows the error.
     () => undefined,
   );
-  return null;
-}
+});
 
 const assistantId = (id: string | undefined) => (/^[1-9]\d*$/.test(id ?? '') ? [assistantQueries.detail(Number(id))] : []);
 
@@ -47,12 +55,12 @@ const appRoutes: RouteObject[] = [
   { index: true, lazy: async () => ({ Component: (await import('./home-page.tsx')).HomePage }) },
   {
     path: 'projects',
-    loader: prefetch(() => [projectQueries.names()]),
+    ...prefetch(() => [projectQueries.names()]),
     lazy: async () => ({ Component: (await import('../features/projects/pages/projects-page.tsx')).ProjectsPage }),
   },
   {
     path: 'projects/:project',
-    loader: prefetch(({ params, request }) => [
+    ...prefetch(({ params, request }) => [
       projectQueries.project(params.project ?? ''),
       projectQueries.contexts(params.project ?? '', new URL(request.url).searchParams.get('prefix') ?? ''),
     ]),
@@ -60,33 +68,33 @@ const appRoutes: RouteObject[] = [
   },
   {
     path: 'projects/:project/contexts/:context',
-    loader: prefetch(({ params }) => [projectQueries.context(params.project ?? '', params.context ?? '')]),
+    ...prefetch(({ params }) => [projectQueries.context(params.project ?? '', params.context ?? '')]),
     lazy: async () => ({ Component: (await import('../features/projects/pages/context-page.tsx')).ContextPage }),
   },
   { path: 'dashboards', lazy: async () => ({ Component: (await import('../features/dashboards/pages/dashboards-page.tsx')).DashboardsPage }) },
   {
     path: 'assistants',
-    loader: prefetch(() => [assistantQueries.list(), assistantQueries.voices()]),
+    ...prefetch(() => [assistantQueries.list(), assistantQueries.voices()]),
     lazy: async () => ({ Component: (await import('../features/assistants/pages/assistants-page.tsx')).AssistantsPage }),
   },
   {
     path: 'assistants/new',
-    loader: prefetch(() => [assistantQueries.pricing(), assistantQueries.credits(), assistantQueries.voices()]),
+    ...prefetch(() => [assistantQueries.pricing(), assistantQueries.credits(), assistantQueries.voices()]),
     lazy: async () => ({ Component: (await import('../features/assistants/pages/hire-assistant-page.tsx')).HireAssistantPage }),
   },
   {
     path: 'assistants/:id',
-    loader: prefetch(({ params }) => [...assistantId(params.id), assistantQueries.voices()]),
+    ...prefetch(({ params }) => [...assistantId(params.id), assistantQueries.voices()]),
     lazy: async () => ({ Component: (await import('../features/assistants/pages/assistant-page.tsx')).AssistantPage }),
   },
   {
     path: 'assistants/voices',
-    loader: prefetch(() => [assistantQueries.voices()]),
+    ...prefetch(() => [assistantQueries.voices()]),
     lazy: async () => ({ Component: (await import('../features/assistants/pages/voices-page.tsx')).VoicesPage }),
   },
   {
     path: 'organization',
-    loader: prefetchOrganization,
+    ...prefetchOrganization,
     lazy: async () => ({ Component: (await import('../features/organizations/pages/organization-page.tsx')).OrganizationPage }),
   },
   { path: 'invite', lazy: async () => ({ Component: (await import('../features/organizations/pages/invite-page.tsx')).InvitePage }) },
@@ -107,7 +115,7 @@ export const routes: RouteObject[] = [
   {
     path: '/',
     // Every signed-in screen shows who is signed in (header, permissions).
-    loader: prefetch(() => [meQuery]),
+    ...prefetch(() => [meQuery]),
     lazy: async () => ({ Component: (await import('./layout/signed-in-layout.tsx')).SignedInLayout }),
     errorElement: <RouteError />,
     // Shown while the first lazy page of a fresh load arrives.

@@ -1,8 +1,8 @@
 import { Suspense, useState, type ReactNode } from 'react';
 
 /**
- * Renders a lazily loaded dialog from its first opening on: its code (a form, its schemas) is fetched
- * when someone asks for it, not with the page. It then stays mounted, so it closes with its transition.
+ * Renders lazily loaded UI (a dialog, the notifications) from the first time it is opened on: its code is
+ * fetched when someone needs it, not with the page. It then stays mounted, so it closes with its transition.
  */
 export function MountWhenOpened({ opened, children }: { opened: boolean; children: ReactNode }) {
   const [wanted, setWanted] = useState(opened);
