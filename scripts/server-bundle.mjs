@@ -12,7 +12,8 @@ const outDir = path.join(root, 'dist-server');
 export const serverBundle = path.join(outDir, 'main.mjs');
 const sources = ['src/server', 'src/shared', 'package.json', 'package-lock.json'];
 
-function newestMtime(target) {
+/** Newest modification time under `target` (0 when it does not exist). */
+export function newestMtime(target) {
   if (!fs.existsSync(target)) return 0;
   const stat = fs.statSync(target);
   if (!stat.isDirectory()) return stat.mtimeMs;

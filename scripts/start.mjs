@@ -2,19 +2,11 @@
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { newestMtime } from './server-bundle.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
 const webDir = path.resolve(root, process.env.ROSTER_WEB_DIR || 'dist');
 const sources = ['index.html', 'vite.config.ts', 'public', 'src/web', 'src/shared', 'package-lock.json'];
-
-function newestMtime(target) {
-  if (!fs.existsSync(target)) return 0;
-  const stat = fs.statSync(target);
-  if (!stat.isDirectory()) return stat.mtimeMs;
-  let newest = stat.mtimeMs;
-  for (const entry of fs.readdirSync(target)) newest = Math.max(newest, newestMtime(path.join(target, entry)));
-  return newest;
-}
 
 if (process.env.ROSTER_WEB_DIR !== 'none') {
   const built = path.join(webDir, 'index.html');

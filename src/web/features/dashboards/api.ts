@@ -29,7 +29,6 @@ export interface ContextRow {
 
 export const dashboardKeys = {
   all: ['dashboards'] as const,
-  projects: () => [...dashboardKeys.all, 'projects'] as const,
   interfaces: (project: string) => [...dashboardKeys.all, 'interfaces', project] as const,
   contexts: (project: string) => [...dashboardKeys.all, 'contexts', project] as const,
   rows: (project: string, context: string) => [...dashboardKeys.all, 'rows', project, context] as const,
@@ -39,11 +38,6 @@ export const dashboardKeys = {
 export const TILE_ROW_LIMIT = 100;
 
 export const dashboardQueries = {
-  projects: () =>
-    queryOptions({
-      queryKey: dashboardKeys.projects(),
-      queryFn: ({ signal }) => api.get<string[]>('/v0/projects', { signal }),
-    }),
   interfaces: (project: string) =>
     queryOptions({
       queryKey: dashboardKeys.interfaces(project),

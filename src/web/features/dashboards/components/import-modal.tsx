@@ -8,6 +8,7 @@ import type { ImportTemplateResponse, TemplateIssue } from '../../../../shared/t
 import { checkTemplateText } from '../template-file.ts';
 import { ApiError, errorMessage } from '../../../lib/api-client.ts';
 import { dashboardQueries, useImportTemplate, validationResultOf } from '../api.ts';
+import { projectQueries } from '../../projects/queries.ts';
 
 /** Alert titles in the text colour: the light variants' tinted titles fail WCAG AA contrast. */
 const readableTitle = { title: { color: 'var(--mantine-color-text)' } };
@@ -82,7 +83,7 @@ export function ImportModal({
   const [result, setResult] = useState<ImportTemplateResponse | null>(null);
   const [targetError, setTargetError] = useState<string | null>(null);
   const importer = useImportTemplate();
-  const projects = useQuery({ ...dashboardQueries.projects(), enabled: opened });
+  const projects = useQuery({ ...projectQueries.names(), enabled: opened });
   const interfaces = useQuery({ ...dashboardQueries.interfaces(project), enabled: opened });
 
   useEffect(() => {

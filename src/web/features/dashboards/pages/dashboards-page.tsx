@@ -17,6 +17,7 @@ import { ExportModal } from '../components/export-modal.tsx';
 import { ImportModal } from '../components/import-modal.tsx';
 import { PositionModal } from '../components/position-modal.tsx';
 import { TileGrid } from '../components/tile-grid.tsx';
+import { projectQueries } from '../../projects/queries.ts';
 
 /** A one-field inline form (new interface, new tab): small enough not to need a dialog. */
 function InlineCreate({
@@ -258,7 +259,7 @@ function ProjectDashboards({ project }: { project: string }) {
 
 export function DashboardsPage() {
   const [params, setParams] = useSearchParams();
-  const projects = useQuery(dashboardQueries.projects());
+  const projects = useQuery(projectQueries.names());
   const selected = params.get('project');
   const project = selected && projects.data?.includes(selected) ? selected : (projects.data?.[0] ?? null);
 
