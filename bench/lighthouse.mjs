@@ -40,12 +40,16 @@ try {
     }
   }
 
-  const pages = [
+  const allPages = [
     { name: 'sign-in', url: `${base}/sign-in` },
     { name: 'assistants', url: `${base}/assistants#key=${key}` },
     { name: 'project contexts', url: `${base}/projects/lighthouse#key=${key}` },
     { name: 'members', url: `${base}/organization#key=${org.api_key}` },
   ];
+  // LIGHTHOUSE_PAGES=assistants,members audits only those pages (names as printed, spaces as dashes).
+  const only = process.env.LIGHTHOUSE_PAGES?.split(',').map((n) => n.trim()).filter(Boolean);
+  const pages = only ? allPages.filter((p) => only.includes(p.name.replace(/\W+/g, '-'))) : allPages;
+  if (!pages.length) throw new Error(`LIGHTHOUSE_PAGES names none of: ${allPages.map((p) => p.name.replace(/\W+/g, '-')).join(', ')}`);
 
   chrome = await chromeLauncher.launch({
     chromePath: process.env.CHROME_PATH || '/usr/bin/chromium',
@@ -81,7 +85,10 @@ async function audit(page, run) {
     return null;
   }
   const { categories, audits } = runnerResult.lhr;
-  fs.writeFileSync(path.join(outDir, `lighthouse-${stamp}-${page.name.replace(/\W+/g, '-')}-${run}.lhr.json`), runnerResult.report);
+  const reportBase = path.join(outDir, `lighthouse-${stamp}-${page.name.replace(/\W+/g, '-')}-${run}`);
+  fs.writeFileSync(`${reportBase}.lhr.json`, runnerResult.report);
+  // LIGHTHOUSE_TRACE=1 keeps the performance trace too (open it in DevTools' Performance panel).
+  if (process.env.LIGHTHOUSE_TRACE) fs.writeFileSync(`${reportBase}.trace.json`, JSON.stringify(runnerResult.artifacts.Trace ?? runnerResult.artifacts.traces?.defaultPass));
   const scores = Object.fromEntries(Object.keys(TARGETS).map((c) => [c, Math.round((categories[c]?.score ?? 0) * 100)]));
   const failing = Object.values(audits)
     .filter((a) => a.score !== null && a.score < 1 && a.scoreDisplayMode !== 'informative' && a.scoreDisplayMode !== 'notApplicable' && a.scoreDisplayMode !== 'manual')
