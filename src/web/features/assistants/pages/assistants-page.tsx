@@ -1,6 +1,7 @@
 import { Anchor, Avatar, Button, Group, Skeleton, Stack, Table, Text, TextInput } from '@mantine/core';
 import { IconMicrophone, IconRobot, IconSearch, IconUserPlus } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
+import { useDeferredQuery } from '../../../lib/use-deferred-query.ts';
 import { useDeferredValue } from 'react';
 import { Link } from 'react-router';
 import { assistantDisplayName } from '../../../../shared/assistant-name.ts';
@@ -47,7 +48,7 @@ function TableSkeleton() {
 }
 
 export function AssistantsPage() {
-  const assistants = useQuery(assistantQueries.list());
+  const assistants = useDeferredQuery(assistantQueries.list());
   const voices = useQuery(assistantQueries.voices());
   const me = useMe();
   const { input: searchInput, setInput: setSearchInput } = useUrlFilter('q');

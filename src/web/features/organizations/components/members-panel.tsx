@@ -1,7 +1,7 @@
 import { ActionIcon, Avatar, Badge, Button, Group, Modal, Select, Skeleton, Stack, Table, Text, TextInput, VisuallyHidden } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { IconSearch, IconTrash, IconUserPlus, IconUsers } from '@tabler/icons-react';
-import { useQuery } from '@tanstack/react-query';
+import { useDeferredQuery } from '../../../lib/use-deferred-query.ts';
 import { useMemo, useState, type FormEvent } from 'react';
 import { confirmDelete } from '../../../components/confirm-delete.tsx';
 import { EmptyState } from '../../../components/empty-state.tsx';
@@ -79,7 +79,7 @@ function AddMemberModal({ orgId, opened, onClose }: { orgId: number; opened: boo
 }
 
 export function MembersPanel({ orgId, me }: { orgId: number; me: Me }) {
-  const members = useQuery(orgQueries.members(orgId));
+  const members = useDeferredQuery(orgQueries.members(orgId));
   const change = useChangeRole(orgId);
   const remove = useRemoveMember(orgId);
   const [search, setSearch] = useState('');

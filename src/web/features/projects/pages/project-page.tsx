@@ -2,6 +2,7 @@ import { ActionIcon, Anchor, Badge, Box, Breadcrumbs, Button, Group, Loader, Ske
 import { useDisclosure } from '@mantine/hooks';
 import { IconChevronDown, IconChevronRight, IconFilter, IconFolder, IconPlus, IconTable, IconTrash } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
+import { useDeferredQuery } from '../../../lib/use-deferred-query.ts';
 import { lazy, useMemo, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { confirmDelete } from '../../../components/confirm-delete.tsx';
@@ -34,7 +35,7 @@ export function ProjectPage() {
   const [creating, { open, close }] = useDisclosure(false);
   const me = useMe();
   const project = useQuery(projectQueries.project(name));
-  const contexts = useQuery({ ...projectQueries.contexts(name, prefix), enabled: project.isSuccess });
+  const contexts = useDeferredQuery({ ...projectQueries.contexts(name, prefix), enabled: project.isSuccess });
   const remove = useDeleteContext(name);
   const cannotWrite = missingPermission(me.data, 'project:write');
   const cannotDelete = missingPermission(me.data, 'project:delete');
