@@ -30,6 +30,34 @@ describe('dashboard hosting', () => {
     expect(asset.headers['cache-control']).toBe('public, max-age=31536000, immutable');
   });
 
+  it("names the chunks of the page an address shows in its HTML (modulepreload), and nothing the entry loads", async () => {
+    const dir = fakeBuild();
+    fs.writeFileSync(path.join(dir, 'index.html'), '<!doctype html><head><title>Roster</title></head><div id="root"></div>');
+    fs.mkdirSync(path.join(dir, '.vite'));
+    const manifest = {
+      'index.html': { file: 'assets/index-1.js', isEntry: true, imports: ['_main-1.js'] },
+      '_main-1.js': { file: 'assets/main-1.js' },
+      '_shared-1.js': { file: 'assets/shared-1.js', imports: ['_main-1.js'] },
+      'src/web/app/layout/signed-in-layout.tsx': { file: 'assets/layout-1.js', imports: ['_main-1.js', '_shared-1.js'] },
+      'src/web/app/sign-in-page.tsx': { file: 'assets/sign-in-1.js', imports: ['_main-1.js'] },
+      'src/web/features/assistants/pages/assistant-page.tsx': { file: 'assets/assistant-1.js', imports: ['_shared-1.js'] },
+      'src/web/features/assistants/pages/hire-assistant-page.tsx': { file: 'assets/hire-1.js', imports: ['_shared-1.js'] },
+    };
+    fs.writeFileSync(path.join(dir, '.vite', 'manifest.json'), JSON.stringify(manifest));
+    const t = await makeTestApp({ webDir: dir });
+    const preloads = async (url: string) => {
+      const res = await t.request('GET', url, { headers: { accept: 'text/html' } });
+      expect(res.statusCode).toBe(200);
+      return [...res.body.matchAll(/<link rel="modulepreload" crossorigin href="([^"]+)">/g)].map((m) => m[1]).sort();
+    };
+    expect(await preloads('/assistants/7?tab=config')).toEqual(['/assets/assistant-1.js', '/assets/layout-1.js', '/assets/shared-1.js']);
+    // A static segment wins over a parameter, as in the router.
+    expect(await preloads('/assistants/new')).toEqual(['/assets/hire-1.js', '/assets/layout-1.js', '/assets/shared-1.js']);
+    expect(await preloads('/sign-in')).toEqual(['/assets/sign-in-1.js']);
+    // No page matches: the shell (its not-found page is in the entry).
+    expect(await preloads('/no/such/page')).toEqual(['/assets/layout-1.js', '/assets/shared-1.js']);
+  });
+
   it('sends the build\'s precompressed copies as they are, and compresses API answers on the fly', async () => {
     const dir = fakeBuild();
     const big = `console.log(${JSON.stringify('x'.repeat(4000))});`;

@@ -1,4 +1,3 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { constants as zlibConstants } from 'node:zlib';
@@ -15,6 +14,7 @@ import { installCors } from './http/cors.ts';
 import { createRateLimiter } from './http/rate-limit.ts';
 import { installSecurityHeaders } from './http/security-headers.ts';
 import { installJsonParser } from './http/json-parser.ts';
+import { loadSpaIndex } from './http/spa.ts';
 import type { RouteRegistry } from './http/route.ts';
 import { registerModules } from './modules/index.ts';
 import { createStorage } from './storage/index.ts';
@@ -99,17 +99,14 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     zlibOptions: { level: 4 },
   });
 
-  const spaIndex =
-    config.webDir && fs.existsSync(path.join(config.webDir, 'index.html'))
-      ? fs.readFileSync(path.join(config.webDir, 'index.html'), 'utf8')
-      : null;
+  const spaIndex = loadSpaIndex(config.webDir);
 
   // Before any plugin loads: encapsulated contexts copy the error handler when they are created.
   installErrorHandling(app, (req, reply) => {
     const accept = req.headers.accept ?? '';
     if (!spaIndex || (req.method !== 'GET' && req.method !== 'HEAD') || req.url.startsWith('/v0')) return undefined;
     if (!accept.includes('text/html')) return undefined;
-    return reply.code(200).header('Cache-Control', 'no-cache').type('text/html; charset=utf-8').send(spaIndex);
+    return reply.code(200).header('Cache-Control', 'no-cache').type('text/html; charset=utf-8').send(spaIndex(req.url));
   });
 
   // Upload routes stream parts themselves (req.parts()) with per-route file size limits.
@@ -139,7 +136,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   }
 
   if (spaIndex) {
-    const html = spaIndex;
+    const html = spaIndex('/');
     app.get('/', (_req, reply) =>
       reply.header('Cache-Control', 'no-cache').type('text/html; charset=utf-8').send(html),
     );

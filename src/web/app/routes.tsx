@@ -1,5 +1,7 @@
 import type { QueryKey } from '@tanstack/react-query';
+import type { ComponentType } from 'react';
 import type { LoaderFunctionArgs, RouteObject } from 'react-router';
+import { PAGES, SHELL, SIGN_IN_PAGE, type PageModule, type PagePath } from '../../shared/pages.ts';
 import { assistantQueries } from '../features/assistants/queries.ts';
 import { orgQueries } from '../features/organizations/queries.ts';
 import { projectQueries } from '../features/projects/queries.ts';
@@ -50,57 +52,42 @@ const prefetchOrganization = prefetching(() => {
 
 const assistantId = (id: string | undefined) => (/^[1-9]\d*$/.test(id ?? '') ? [assistantQueries.detail(Number(id))] : []);
 
-/** Pages of the signed-in app. Features add their routes here, loaded lazily (`lazy: () => import(…)`). */
+/** What each page asks for as soon as its route matches. */
+const prefetches: Partial<Record<PagePath, Pick<RouteObject, 'loader' | 'shouldRevalidate'>>> = {
+  projects: prefetch(() => [projectQueries.names()]),
+  'projects/:project': prefetch(({ params, request }) => [
+    projectQueries.project(params.project ?? ''),
+    projectQueries.contexts(params.project ?? '', new URL(request.url).searchParams.get('prefix') ?? ''),
+  ]),
+  'projects/:project/contexts/:context': prefetch(({ params }) => [projectQueries.context(params.project ?? '', params.context ?? '')]),
+  assistants: prefetch(() => [assistantQueries.list(), assistantQueries.voices()]),
+  'assistants/new': prefetch(() => [assistantQueries.pricing(), assistantQueries.credits(), assistantQueries.voices()]),
+  'assistants/:id': prefetch(({ params }) => [...assistantId(params.id), assistantQueries.voices()]),
+  'assistants/voices': prefetch(() => [assistantQueries.voices()]),
+  organization: prefetchOrganization,
+};
+
+// Every page module, each its own chunk loaded on demand; src/shared/pages.ts says which route shows which.
+const pageModules = import.meta.glob<Record<string, ComponentType>>([
+  '/src/web/app/*-page.tsx',
+  '!/src/web/app/not-found-page.tsx',
+  '/src/web/app/layout/signed-in-layout.tsx',
+  '/src/web/features/*/pages/*-page.tsx',
+]);
+
+function lazyPage({ file, component }: PageModule): NonNullable<RouteObject['lazy']> {
+  const load = pageModules[`/${file}`];
+  if (!load) throw new Error(`${file} is not a page module`);
+  return async () => ({ Component: (await load())[component] });
+}
+
+/** Pages of the signed-in app (src/shared/pages.ts), loaded lazily. */
 const appRoutes: RouteObject[] = [
-  { index: true, lazy: async () => ({ Component: (await import('./home-page.tsx')).HomePage }) },
-  {
-    path: 'projects',
-    ...prefetch(() => [projectQueries.names()]),
-    lazy: async () => ({ Component: (await import('../features/projects/pages/projects-page.tsx')).ProjectsPage }),
-  },
-  {
-    path: 'projects/:project',
-    ...prefetch(({ params, request }) => [
-      projectQueries.project(params.project ?? ''),
-      projectQueries.contexts(params.project ?? '', new URL(request.url).searchParams.get('prefix') ?? ''),
-    ]),
-    lazy: async () => ({ Component: (await import('../features/projects/pages/project-page.tsx')).ProjectPage }),
-  },
-  {
-    path: 'projects/:project/contexts/:context',
-    ...prefetch(({ params }) => [projectQueries.context(params.project ?? '', params.context ?? '')]),
-    lazy: async () => ({ Component: (await import('../features/projects/pages/context-page.tsx')).ContextPage }),
-  },
-  { path: 'dashboards', lazy: async () => ({ Component: (await import('../features/dashboards/pages/dashboards-page.tsx')).DashboardsPage }) },
-  {
-    path: 'assistants',
-    ...prefetch(() => [assistantQueries.list(), assistantQueries.voices()]),
-    lazy: async () => ({ Component: (await import('../features/assistants/pages/assistants-page.tsx')).AssistantsPage }),
-  },
-  {
-    path: 'assistants/new',
-    ...prefetch(() => [assistantQueries.pricing(), assistantQueries.credits(), assistantQueries.voices()]),
-    lazy: async () => ({ Component: (await import('../features/assistants/pages/hire-assistant-page.tsx')).HireAssistantPage }),
-  },
-  {
-    path: 'assistants/:id',
-    ...prefetch(({ params }) => [...assistantId(params.id), assistantQueries.voices()]),
-    lazy: async () => ({ Component: (await import('../features/assistants/pages/assistant-page.tsx')).AssistantPage }),
-  },
-  {
-    path: 'assistants/voices',
-    ...prefetch(() => [assistantQueries.voices()]),
-    lazy: async () => ({ Component: (await import('../features/assistants/pages/voices-page.tsx')).VoicesPage }),
-  },
-  {
-    path: 'organization',
-    ...prefetchOrganization,
-    lazy: async () => ({ Component: (await import('../features/organizations/pages/organization-page.tsx')).OrganizationPage }),
-  },
-  { path: 'invite', lazy: async () => ({ Component: (await import('../features/organizations/pages/invite-page.tsx')).InvitePage }) },
-  { path: 'account', lazy: async () => ({ Component: (await import('../features/account/pages/account-page.tsx')).AccountPage }) },
-  { path: 'account/create-user', lazy: async () => ({ Component: (await import('../features/account/pages/create-user-page.tsx')).CreateUserPage }) },
-  { path: 'custom-endpoints', lazy: async () => ({ Component: (await import('../features/account/pages/custom-endpoints-page.tsx')).CustomEndpointsPage }) },
+  ...Object.entries(PAGES).map(([path, page]): RouteObject => ({
+    ...(path === '' ? { index: true } : { path }),
+    ...prefetches[path as PagePath],
+    lazy: lazyPage(page),
+  })),
   { path: '*', Component: NotFoundPage },
 ];
 
@@ -108,7 +95,7 @@ export const routes: RouteObject[] = [
   // The sign-in screen and the shell are separate chunks: each first screen downloads only its own code.
   {
     path: '/sign-in',
-    lazy: async () => ({ Component: (await import('./sign-in-page.tsx')).SignInPage }),
+    lazy: lazyPage(SIGN_IN_PAGE),
     errorElement: <RouteError />,
     hydrateFallbackElement: null,
   },
@@ -116,9 +103,9 @@ export const routes: RouteObject[] = [
     path: '/',
     // Every signed-in screen shows who is signed in (header, permissions).
     ...prefetch(() => [meQuery]),
-    lazy: async () => ({ Component: (await import('./layout/signed-in-layout.tsx')).SignedInLayout }),
+    lazy: lazyPage(SHELL),
     errorElement: <RouteError />,
-    // Shown while the first lazy page of a fresh load arrives.
+    // Never shown: main.tsx renders once the first page's code is here (index.html shows "Loading Roster…").
     hydrateFallbackElement: null,
     children: [{ errorElement: <RouteError />, children: appRoutes }],
   },

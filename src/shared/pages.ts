@@ -1,0 +1,62 @@
+/**
+ * Where each dashboard page's code lives, by route (paths relative to the signed-in shell, `:name` for a
+ * parameter). The router loads each page from here (src/web/app/routes.tsx), and the server names the
+ * page's chunks in the HTML it sends for that address (src/server/http/spa.ts), so a browser fetches them
+ * alongside the entry instead of only once the entry has run: one round trip less before a page shows.
+ */
+export interface PageModule {
+  /** Source file, from the repository root (the key of Vite's build manifest). */
+  file: string;
+  /** The exported component. */
+  component: string;
+}
+
+/** The sign-in screen, outside the shell. */
+export const SIGN_IN_PAGE: PageModule = { file: 'src/web/app/sign-in-page.tsx', component: 'SignInPage' };
+
+/** The signed-in shell (header, navigation) around every page below. */
+export const SHELL: PageModule = { file: 'src/web/app/layout/signed-in-layout.tsx', component: 'SignedInLayout' };
+
+const feature = (name: string, page: string, component: string): PageModule => ({
+  file: `src/web/features/${name}/pages/${page}.tsx`,
+  component,
+});
+
+/** Pages of the signed-in app; `''` is the home page. */
+export const PAGES = {
+  '': { file: 'src/web/app/home-page.tsx', component: 'HomePage' },
+  projects: feature('projects', 'projects-page', 'ProjectsPage'),
+  'projects/:project': feature('projects', 'project-page', 'ProjectPage'),
+  'projects/:project/contexts/:context': feature('projects', 'context-page', 'ContextPage'),
+  dashboards: feature('dashboards', 'dashboards-page', 'DashboardsPage'),
+  assistants: feature('assistants', 'assistants-page', 'AssistantsPage'),
+  'assistants/new': feature('assistants', 'hire-assistant-page', 'HireAssistantPage'),
+  'assistants/:id': feature('assistants', 'assistant-page', 'AssistantPage'),
+  'assistants/voices': feature('assistants', 'voices-page', 'VoicesPage'),
+  organization: feature('organizations', 'organization-page', 'OrganizationPage'),
+  invite: feature('organizations', 'invite-page', 'InvitePage'),
+  account: feature('account', 'account-page', 'AccountPage'),
+  'account/create-user': feature('account', 'create-user-page', 'CreateUserPage'),
+  'custom-endpoints': feature('account', 'custom-endpoints-page', 'CustomEndpointsPage'),
+} satisfies Record<string, PageModule>;
+
+export type PagePath = keyof typeof PAGES;
+
+/**
+ * The modules an address needs beyond the entry, as the router would pick them: the sign-in page, or the
+ * shell and the page whose pattern matches (static segments win over parameters, as in the router).
+ * An address no page matches gets the shell (its not-found page is in the entry).
+ */
+export function modulesFor(pathname: string): PageModule[] {
+  const segments = pathname.split('/').filter(Boolean);
+  if (segments.length === 1 && segments[0] === 'sign-in') return [SIGN_IN_PAGE];
+  let best: { page: PageModule; score: number } | null = null;
+  for (const [pattern, page] of Object.entries(PAGES)) {
+    const parts = pattern.split('/').filter(Boolean);
+    if (parts.length !== segments.length) continue;
+    let score = 0;
+    if (!parts.every((part, i) => (part.startsWith(':') ? true : part === segments[i] && ++score > 0))) continue;
+    if (!best || score > best.score) best = { page, score };
+  }
+  return best ? [SHELL, best.page] : [SHELL];
+}
