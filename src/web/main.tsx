@@ -1,10 +1,11 @@
 import './app/mantine-styles.css';
-import { StrictMode } from 'react';
+import { startTransition, StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { createBrowserRouter, RouterProvider } from 'react-router';
 import { config as zodConfig } from 'zod';
 import { Providers } from './app/providers.tsx';
 import { routes } from './app/routes.tsx';
+import { linkStylesheet } from './app/stylesheet.ts';
 import { consumeKeyFromHash } from './lib/session.ts';
 
 // A `#key=` sign-in link: take the key before anything renders, then clear the address bar. A link
@@ -18,10 +19,34 @@ zodConfig({ jitless: true });
 
 const router = createBrowserRouter(routes);
 
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <Providers>
-      <RouterProvider router={router} />
-    </Providers>
-  </StrictMode>,
+/**
+ * The first render waits for the stylesheet and until the router has the first page's code (its lazy
+ * routes): until then the static "Loading Roster…" of index.html stays on screen (an empty fallback would
+ * blank it for a second on a slow connection), and the providers, shell and page render once instead of
+ * three times. It runs
+ * as a transition, so React yields to the browser every few milliseconds instead of blocking input for
+ * the whole first screen.
+ */
+function whenInitialized(): Promise<void> {
+  return new Promise((resolve) => {
+    if (router.state.initialized) return resolve();
+    const stop = router.subscribe((state) => {
+      if (!state.initialized) return;
+      stop();
+      resolve();
+    });
+  });
+}
+
+const root = createRoot(document.getElementById('root')!);
+void Promise.all([linkStylesheet(), whenInitialized()]).then(() =>
+  startTransition(() =>
+    root.render(
+      <StrictMode>
+        <Providers>
+          <RouterProvider router={router} />
+        </Providers>
+      </StrictMode>,
+    ),
+  ),
 );
