@@ -23,9 +23,8 @@ const router = createBrowserRouter(routes);
  * The first render waits for the stylesheet and until the router has the first page's code (its lazy
  * routes): until then the static "Loading Roster…" of index.html stays on screen (an empty fallback would
  * blank it for a second on a slow connection), and the providers, shell and page render once instead of
- * three times. It runs
- * as a transition, so React yields to the browser every few milliseconds instead of blocking input for
- * the whole first screen.
+ * three times. It runs as a transition, so React yields to the browser every few milliseconds instead
+ * of blocking input for the whole first screen.
  */
 function whenInitialized(): Promise<void> {
   return new Promise((resolve) => {
