@@ -85,3 +85,29 @@ test('a sign-in link opened in a tab that already runs the app switches to its k
   await expect(page.getByRole('heading', { name: 'Welcome, Second' })).toBeVisible();
   await expect(page).toHaveURL((url) => url.hash === '');
 });
+
+test('on a slow connection the loading screen shows at once and the app never renders unstyled', async ({ page }) => {
+  // The stylesheet takes 1.5 s: the HTML's own loading screen paints without it, and the app replaces
+  // that screen only once the stylesheet applies.
+  await page.route('**/assets/*.css', async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    await route.continue();
+  });
+  await page.addInitScript(() => {
+    const seen: { styled: boolean; at: number }[] = [];
+    (window as unknown as { __bootReplaced: typeof seen }).__bootReplaced = seen;
+    new MutationObserver((_, observer) => {
+      const root = document.getElementById('root');
+      if (!root || root.querySelector('.boot')) return;
+      const styled = [...document.styleSheets].some((sheet) => sheet.href?.includes('/assets/') && sheet.cssRules.length > 100);
+      seen.push({ styled, at: performance.now() });
+      observer.disconnect();
+    }).observe(document, { childList: true, subtree: true });
+  });
+  await page.goto('/sign-in');
+  await expect(page.getByRole('status').getByText('Loading Roster…')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Sign in' })).toBeVisible();
+  const replaced = await page.evaluate(() => (window as unknown as { __bootReplaced: { styled: boolean; at: number }[] }).__bootReplaced);
+  expect(replaced.map((r) => r.styled)).toEqual([true]);
+  expect(replaced[0].at).toBeGreaterThan(1500);
+});

@@ -54,8 +54,8 @@ export function modulesFor(pathname: string): PageModule[] {
   for (const [pattern, page] of Object.entries(PAGES)) {
     const parts = pattern.split('/').filter(Boolean);
     if (parts.length !== segments.length) continue;
-    let score = 0;
-    if (!parts.every((part, i) => (part.startsWith(':') ? true : part === segments[i] && ++score > 0))) continue;
+    if (!parts.every((part, i) => part.startsWith(':') || part === segments[i])) continue;
+    const score = parts.filter((part) => !part.startsWith(':')).length;
     if (!best || score > best.score) best = { page, score };
   }
   return best ? [SHELL, best.page] : [SHELL];

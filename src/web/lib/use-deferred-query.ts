@@ -13,7 +13,8 @@ export function useDeferredQuery<TQueryFnData, TError, TData = TQueryFnData, TQu
 ): UseQueryResult<TData, TError> {
   const query = useQuery(options);
   const data = useDeferredValue(query.data);
-  if (data === query.data) return query;
+  // Only arriving data is deferred: a query gone back to pending (a new key) reads as pending at once.
+  if (data === query.data || query.data === undefined) return query;
   if (data === undefined) {
     return { ...query, data: undefined, error: null, status: 'pending', isPending: true, isSuccess: false, isError: false, isLoading: true } as UseQueryResult<TData, TError>;
   }

@@ -1,7 +1,6 @@
 import { Anchor, Avatar, Button, Group, Skeleton, Stack, Table, Text, TextInput } from '@mantine/core';
 import { IconMicrophone, IconRobot, IconSearch, IconUserPlus } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import { useDeferredQuery } from '../../../lib/use-deferred-query.ts';
 import { useDeferredValue } from 'react';
 import { Link } from 'react-router';
 import { assistantDisplayName } from '../../../../shared/assistant-name.ts';
@@ -11,6 +10,7 @@ import { PageHeader } from '../../../components/page-header.tsx';
 import { PermissionGate } from '../../../components/permission-gate.tsx';
 import { missingPermission, useMe } from '../../../lib/use-me.ts';
 import { useUrlFilter } from '../../../lib/use-url-filter.ts';
+import { useDeferredQuery } from '../../../lib/use-deferred-query.ts';
 import { assistantQueries } from '../queries.ts';
 import { hoursPerWeek, initials, matchesSearch, parallelTasks, voiceName } from '../format.ts';
 

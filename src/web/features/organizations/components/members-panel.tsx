@@ -1,7 +1,6 @@
 import { ActionIcon, Avatar, Badge, Button, Group, Modal, Select, Skeleton, Stack, Table, Text, TextInput, VisuallyHidden } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { IconSearch, IconTrash, IconUserPlus, IconUsers } from '@tabler/icons-react';
-import { useDeferredQuery } from '../../../lib/use-deferred-query.ts';
 import { useMemo, useState, type FormEvent } from 'react';
 import { confirmDelete } from '../../../components/confirm-delete.tsx';
 import { EmptyState } from '../../../components/empty-state.tsx';
@@ -13,6 +12,7 @@ import { missingPermission } from '../../../lib/use-me.ts';
 import { useAddMember, useChangeRole, useRemoveMember } from '../api.ts';
 import { orgQueries } from '../queries.ts';
 import { PermissionGate } from '../../../components/permission-gate.tsx';
+import { useDeferredQuery } from '../../../lib/use-deferred-query.ts';
 
 export const ASSIGNABLE_ROLES = [
   { value: '2', label: 'Admin' },

@@ -2,7 +2,6 @@ import { ActionIcon, Anchor, Badge, Box, Breadcrumbs, Button, Group, Loader, Ske
 import { useDisclosure } from '@mantine/hooks';
 import { IconChevronDown, IconChevronRight, IconFilter, IconFolder, IconPlus, IconTable, IconTrash } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import { useDeferredQuery } from '../../../lib/use-deferred-query.ts';
 import { lazy, useMemo, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { confirmDelete } from '../../../components/confirm-delete.tsx';
@@ -14,6 +13,7 @@ import { ApiError } from '../../../lib/api-client.ts';
 import { missingPermission, useMe } from '../../../lib/use-me.ts';
 import { useUrlFilter } from '../../../lib/use-url-filter.ts';
 import { PermissionGate } from '../../../components/permission-gate.tsx';
+import { useDeferredQuery } from '../../../lib/use-deferred-query.ts';
 import { contextUrl, useDeleteContext } from '../api.ts';
 import { projectQueries } from '../queries.ts';
 import { ContextBadges } from '../components/context-badges.tsx';
