@@ -5,12 +5,14 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { startCluster } from './pg-cluster.mjs';
+import { vitestFailures } from './test-report.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
 let cluster = null;
 let url = process.env.TEST_DATABASE_URL;
 let passed = 0;
 let failed = 0;
+const failures = [];
 try {
   if (!url) {
     cluster = startCluster();
@@ -27,6 +29,7 @@ try {
     const json = JSON.parse(fs.readFileSync(report, 'utf8'));
     passed = json.numPassedTests;
     failed = json.numFailedTests;
+    failures.push(...vitestFailures(json, root));
     if (result.status !== 0 && failed === 0) failed = 1;
   } catch {
     failed = Math.max(failed, 1);
@@ -37,5 +40,6 @@ try {
 } finally {
   cluster?.stop();
 }
+for (const name of failures) console.log(`Failed: ${name}`);
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed > 0 ? 1 : 0);

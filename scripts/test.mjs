@@ -5,6 +5,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { playwrightFailures, vitestFailures } from './test-report.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
 const bin = (name) => path.join(root, 'node_modules', '.bin', name);
@@ -64,7 +65,7 @@ const vitest = readJson(vitestJson);
 if (vitest) {
   passed += vitest.numPassedTests;
   failed += vitest.numFailedTests;
-  if (vitest.numFailedTests > 0) problems.push(`${vitest.numFailedTests} vitest test(s)`);
+  for (const name of vitestFailures(vitest, root)) problems.push(name);
   if (!vitestOk && vitest.numFailedTests === 0) check('vitest run (suite error)', false);
 } else check('vitest run (no report)', vitestOk && false);
 
@@ -86,13 +87,13 @@ else {
     const { expected = 0, unexpected = 0, flaky = 0 } = report.stats;
     passed += expected;
     failed += unexpected + flaky;
-    if (unexpected + flaky > 0) problems.push(`${unexpected + flaky} e2e test(s)`);
+    for (const name of playwrightFailures(report.suites ?? [])) problems.push(`e2e ${name}`);
     if (!pwOk && unexpected + flaky === 0) check('playwright run (suite error)', false);
   } else check('playwright run (no report)', false);
 }
 
 fs.rmSync(work, { recursive: true, force: true });
 console.log('');
-if (problems.length) console.log(`Failed: ${problems.join(', ')}`);
+for (const problem of problems) console.log(`Failed: ${problem}`);
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed > 0 ? 1 : 0);
