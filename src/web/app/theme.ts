@@ -10,6 +10,12 @@ export const theme = createTheme({
   components: {
     // Light alerts colour their title with the alert colour (yellow on pale yellow is 1.6:1); body text colour reads everywhere.
     Alert: Alert.extend({ styles: { title: { color: 'var(--mantine-color-text)' } } }),
+    // A closed select's options are not rendered (Mantine keeps them, hidden): a kept dropdown is positioned
+    // at mount, and that measurement forced the style and layout of the whole new page inside React's commit
+    // (~30 ms per first screen with a select on it, plus one positioning per select: one per member row).
+    // The input names its list (aria-controls) only while open, so nothing refers to the missing one.
+    // A plain object, not Combobox.extend(): importing Combobox here would put it in every first screen.
+    Combobox: { defaultProps: { keepMounted: false } },
     // The close button of every notification needs a name (axe button-name).
     Notification: Notification.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Dismiss notification' } } }),
   },
