@@ -75,15 +75,25 @@ function PersonalWorkspace() {
   );
 }
 
+/** What the page is for, the same while the account loads (and in the server-rendered first screen) as after. */
+const ABOUT = 'Members, invitations and roles of an organization workspace.';
+
 export function OrganizationPage() {
   const me = useMe();
-  if (me.isPending) return <Skeleton height={320} />;
+  if (me.isPending) {
+    return (
+      <Stack aria-busy="true">
+        <PageHeader title="Organization" description={ABOUT} />
+        <Skeleton height={240} />
+      </Stack>
+    );
+  }
   if (me.isError) return <ErrorAlert error={me.error} onRetry={() => void me.refetch()} />;
   const orgId = me.data.key.organization_id;
   if (me.data.key.kind !== 'organization' || orgId === null) {
     return (
       <Stack>
-        <PageHeader title="Organization" description="Members, invitations and roles of an organization workspace." />
+        <PageHeader title="Organization" description={ABOUT} />
         <PersonalWorkspace />
       </Stack>
     );
@@ -92,7 +102,8 @@ export function OrganizationPage() {
     <Stack>
       <PageHeader
         title={me.data.key.organization_name ?? 'Organization'}
-        description={
+        description={ABOUT}
+        actions={
           <Group gap="xs">
             <Text span>Your role:</Text>
             <Badge variant="light">{me.data.key.role_name}</Badge>
