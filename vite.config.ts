@@ -1,29 +1,21 @@
-import { defineConfig, type Plugin } from 'vite';
+import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 
 const api = `http://127.0.0.1:${process.env.PORT || 8080}`;
 
 /**
- * The stylesheet is preloaded instead of linked: a linked sheet in the head kept the "Loading Roster…"
- * screen (styled inline) from painting until its 20 KB had arrived. The entry links it, first in the
- * head, and renders once it has loaded (src/web/app/stylesheet.ts): the app never shows unstyled, and
- * Mantine's theme variables, injected later, still come after it and win.
+ * The first screens rendered on the server (`vite build --ssr src/web/frame.tsx`, by scripts/build.mjs):
+ * one module for Node with everything bundled in, so that it runs from wherever the dashboard is deployed.
  */
-const preloadStylesheet = (): Plugin => ({
-  name: 'roster:preload-stylesheet',
-  apply: 'build',
-  transformIndexHtml: {
-    order: 'post',
-    handler(html) {
-      const links = html.match(/<link rel="stylesheet"[^>]*>/g) ?? [];
-      if (links.length !== 1) throw new Error(`index.html: expected one stylesheet link, found ${links.length}`);
-      return html.replace(links[0], links[0].replace('rel="stylesheet"', 'rel="preload" as="style"'));
-    },
-  },
+const frameBuild = defineConfig({
+  plugins: [react()],
+  define: { 'process.env.NODE_ENV': JSON.stringify('production') },
+  ssr: { noExternal: true },
+  build: { target: 'node20', copyPublicDir: false, sourcemap: false },
 });
 
-export default defineConfig({
-  plugins: [react(), preloadStylesheet()],
+const appBuild = defineConfig({
+  plugins: [react()],
   server: {
     port: 5173,
     proxy: { '/v0': api, '/docs': api },
@@ -58,3 +50,5 @@ export default defineConfig({
     },
   },
 });
+
+export default defineConfig(({ isSsrBuild }) => (isSsrBuild ? frameBuild : appBuild));

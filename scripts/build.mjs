@@ -17,12 +17,23 @@ const build = spawnSync(process.execPath, [path.join(root, 'node_modules/vite/bi
 });
 if (build.status !== 0) process.exit(build.status ?? 1);
 
+// The first screens the server renders into the HTML (src/web/frame.tsx): a module for Node, next to the
+// files it serves but never served itself (the static files plugin ignores dot-directories).
+const frameDir = path.join(outDir, '.frame');
+const frame = spawnSync(
+  process.execPath,
+  [path.join(root, 'node_modules/vite/bin/vite.js'), 'build', '--ssr', 'src/web/frame.tsx', '--outDir', frameDir, '--emptyOutDir', '--logLevel', 'warn'],
+  { cwd: root, stdio: 'inherit' },
+);
+if (frame.status !== 0) process.exit(frame.status ?? 1);
+console.log(`Server-rendered first screens: ${path.relative(root, frameDir) || frameDir}`);
+
 // Precompressed copies (brotli at its best quality, gzip) for the server to send as they are: assets are
 // compressed once here instead of on every request.
 const compressible = /\.(js|css|html|svg|json|txt|map)$/;
 let precompressed = 0;
 for (const entry of fs.readdirSync(outDir, { recursive: true, withFileTypes: true })) {
-  if (!entry.isFile() || !compressible.test(entry.name)) continue;
+  if (!entry.isFile() || !compressible.test(entry.name) || entry.parentPath.startsWith(frameDir)) continue;
   const file = path.join(entry.parentPath, entry.name);
   const raw = fs.readFileSync(file);
   if (raw.length < 1024) continue;

@@ -14,7 +14,9 @@ if (process.env.ROSTER_WEB_DIR !== 'none') {
   const changedAt = Math.max(...sources.map((s) => newestMtime(path.join(root, s))));
   if (changedAt > builtAt) {
     console.log(builtAt ? 'Dashboard sources changed: rebuilding…' : 'Building the dashboard (first start)…');
-    const build = spawnSync(process.execPath, [path.join(root, 'node_modules/vite/bin/vite.js'), 'build', '--outDir', webDir, '--emptyOutDir'], {
+    // The whole production build (scripts/build.mjs): the app, the server-rendered first screens and the
+    // precompressed copies the server sends as they are.
+    const build = spawnSync(process.execPath, [path.join(root, 'scripts/build.mjs'), '--outDir', webDir], {
       cwd: root,
       stdio: 'inherit',
     });

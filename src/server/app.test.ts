@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -30,9 +31,12 @@ describe('dashboard hosting', () => {
     expect(asset.headers['cache-control']).toBe('public, max-age=31536000, immutable');
   });
 
-  it("names the chunks of the page an address shows in its HTML (modulepreload), and nothing the entry loads", async () => {
+  it('starts the JavaScript after the first paint, with the chunks of the page an address shows, and nothing twice', async () => {
     const dir = fakeBuild();
-    fs.writeFileSync(path.join(dir, 'index.html'), '<!doctype html><head><title>Roster</title></head><div id="root"></div>');
+    fs.writeFileSync(
+      path.join(dir, 'index.html'),
+      '<!doctype html><head><title>Roster</title>\n<script type="module" crossorigin src="/assets/index-1.js"></script>\n<link rel="modulepreload" crossorigin href="/assets/main-1.js">\n</head><body><div id="root"></div>\n</body>',
+    );
     fs.mkdirSync(path.join(dir, '.vite'));
     const manifest = {
       'index.html': { file: 'assets/index-1.js', isEntry: true, imports: ['_main-1.js'] },
@@ -48,7 +52,13 @@ describe('dashboard hosting', () => {
     const preloads = async (url: string) => {
       const res = await t.request('GET', url, { headers: { accept: 'text/html' } });
       expect(res.statusCode).toBe(200);
-      return [...res.body.matchAll(/<link rel="modulepreload" crossorigin href="([^"]+)">/g)].map((m) => m[1]).sort();
+      // Nothing is requested by the HTML itself: the loader script starts it all after the first paint.
+      expect(res.body).not.toMatch(/<script type="module"|rel="modulepreload"/);
+      expect(res.body).toMatch(/<script>requestAnimationFrame\(/);
+      const list = JSON.parse(/<script type="application\/json" id="app-modules">([^<]+)<\/script>/.exec(res.body)![1]);
+      expect(list.entry).toBe('/assets/index-1.js');
+      expect(list.preload[0]).toBe('/assets/main-1.js');
+      return list.preload.slice(1).sort();
     };
     expect(await preloads('/assistants/7?tab=config')).toEqual(['/assets/assistant-1.js', '/assets/layout-1.js', '/assets/shared-1.js']);
     // A static segment wins over a parameter, as in the router.
@@ -56,6 +66,50 @@ describe('dashboard hosting', () => {
     expect(await preloads('/sign-in')).toEqual(['/assets/sign-in-1.js']);
     // No page matches: the shell (its not-found page is in the entry).
     expect(await preloads('/no/such/page')).toEqual(['/assets/layout-1.js', '/assets/shared-1.js']);
+  });
+
+  it('puts the first screen the build renders for an address in its HTML, and keeps the loading screen when it cannot', async () => {
+    const dir = fakeBuild();
+    const loading = '<!--first-screen--><p>Loading Roster…</p><!--/first-screen-->';
+    fs.writeFileSync(path.join(dir, 'index.html'), `<!doctype html><head><title>Roster</title></head><div id="root">${loading}</div>`);
+    fs.mkdirSync(path.join(dir, '.frame'));
+    // A stand-in for src/web/frame.tsx's build: answers with the address, fails or redirects on request.
+    fs.writeFileSync(
+      path.join(dir, '.frame', 'frame.js'),
+      `export async function renderFrame(url) {
+        if (url.startsWith('/fails')) throw new Error('render failed');
+        if (url.startsWith('/redirects')) return null;
+        return '<main data-url="' + encodeURIComponent(url) + '">$&</main>';
+      }`,
+    );
+    const t = await makeTestApp({ webDir: dir });
+    const page = async (url: string) => {
+      const res = await t.request('GET', url, { headers: { accept: 'text/html' } });
+      expect(res.statusCode).toBe(200);
+      return res;
+    };
+    // Replacement strings are taken literally ($& is not the matched loading screen).
+    expect((await page('/assistants?q=x')).body).toContain(`<div id="root"><main data-url="%2Fassistants%3Fq%3Dx">$&</main></div>`);
+    expect((await page('/')).body).toContain('<main data-url="%2F">');
+    // Served from the cache the second time: the same page.
+    expect((await page('/assistants?q=x')).body).toBe((await page('/assistants?q=x')).body);
+    for (const url of ['/fails/here', '/redirects']) expect((await page(url)).body).toContain(`<div id="root">${loading}</div>`);
+
+    // The color scheme is set before the first paint by the one inline script, allowed by its hash.
+    const res = await page('/projects');
+    const script = /<head>\s*<script>([^<]+)<\/script>/.exec(res.body)?.[1];
+    expect(script).toContain('data-mantine-color-scheme');
+    const hash = createHash('sha256').update(script!).digest('base64');
+    expect(res.headers['content-security-policy']).toContain(`script-src 'self' 'sha256-${hash}' 'sha256-`);
+
+    // The build's own files are not served.
+    for (const url of ['/.frame/frame.js', '/.vite/manifest.json']) expect((await t.request('GET', url)).statusCode).toBe(404);
+
+    // Invented addresses cannot keep the server rendering: past 50 new renders a second (here within two
+    // seconds at most, so at most 100 renders), pages start from the loading screen.
+    let unrendered = 0;
+    for (let i = 0; i < 150; i++) if ((await page(`/projects/p${i}`)).body.includes(loading)) unrendered += 1;
+    expect(unrendered).toBeGreaterThanOrEqual(50);
   });
 
   it('sends the build\'s precompressed copies as they are, and compresses API answers on the fly', async () => {

@@ -99,14 +99,16 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     zlibOptions: { level: 4 },
   });
 
-  const spaIndex = loadSpaIndex(config.webDir);
+  const spaIndex = await loadSpaIndex(config.webDir, app.log);
+  const sendPage = async (url: string, reply: FastifyReply) =>
+    reply.code(200).header('Cache-Control', 'no-cache').type('text/html; charset=utf-8').send(await spaIndex!(url));
 
   // Before any plugin loads: encapsulated contexts copy the error handler when they are created.
   installErrorHandling(app, (req, reply) => {
     const accept = req.headers.accept ?? '';
     if (!spaIndex || (req.method !== 'GET' && req.method !== 'HEAD') || req.url.startsWith('/v0')) return undefined;
     if (!accept.includes('text/html')) return undefined;
-    return reply.code(200).header('Cache-Control', 'no-cache').type('text/html; charset=utf-8').send(spaIndex(req.url));
+    return sendPage(req.url, reply);
   });
 
   // Upload routes stream parts themselves (req.parts()) with per-route file size limits.
@@ -126,6 +128,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       index: false,
       // The build writes .br and .gz copies; they are sent as they are (no compression per request).
       preCompressed: true,
+      // The build's own files (.vite/manifest.json, .frame/: the server's render of first screens) stay private.
+      dotfiles: 'ignore',
       setHeaders: (res, filePath) => {
         res.header(
           'Cache-Control',
@@ -135,12 +139,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     });
   }
 
-  if (spaIndex) {
-    const html = spaIndex('/');
-    app.get('/', (_req, reply) =>
-      reply.header('Cache-Control', 'no-cache').type('text/html; charset=utf-8').send(html),
-    );
-  }
+  if (spaIndex) app.get('/', (req, reply) => sendPage(req.url, reply));
 
   return app;
 }

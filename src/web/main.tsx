@@ -5,7 +5,6 @@ import { createBrowserRouter, RouterProvider } from 'react-router';
 import { config as zodConfig } from 'zod';
 import { Providers } from './app/providers.tsx';
 import { routes } from './app/routes.tsx';
-import { linkStylesheet } from './app/stylesheet.ts';
 import { consumeKeyFromHash } from './lib/session.ts';
 
 // A `#key=` sign-in link: take the key before anything renders, then clear the address bar. A link
@@ -20,11 +19,11 @@ zodConfig({ jitless: true });
 const router = createBrowserRouter(routes);
 
 /**
- * The first render waits for the stylesheet and until the router has the first page's code (its lazy
- * routes): until then the static "Loading Roster…" of index.html stays on screen (an empty fallback would
- * blank it for a second on a slow connection), and the providers, shell and page render once instead of
- * three times. It runs as a transition, so React yields to the browser every few milliseconds instead
- * of blocking input for the whole first screen.
+ * The first render waits until the router has the first page's code (its lazy routes): until then the
+ * first screen the server rendered into the HTML (src/web/frame.tsx), or the static loading screen, stays
+ * on screen, and the providers, shell and page render once instead of three times. It runs as a
+ * transition, so React yields to the browser every few milliseconds instead of blocking input for the
+ * whole first screen. (The entry is started after the first paint, so the stylesheet has applied.)
  */
 function whenInitialized(): Promise<void> {
   return new Promise((resolve) => {
@@ -38,7 +37,7 @@ function whenInitialized(): Promise<void> {
 }
 
 const root = createRoot(document.getElementById('root')!);
-void Promise.all([linkStylesheet(), whenInitialized()]).then(() =>
+void whenInitialized().then(() =>
   startTransition(() =>
     root.render(
       <StrictMode>

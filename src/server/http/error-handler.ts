@@ -20,7 +20,7 @@ export function allowedMethods(routes: RouteRegistry, path: string): string[] {
 /** One place turns every error into the `{detail}` shapes of semantics.md §1. */
 export function installErrorHandling(
   app: FastifyInstance,
-  fallback?: (req: FastifyRequest, reply: FastifyReply) => FastifyReply | undefined,
+  fallback?: (req: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply> | undefined,
 ): void {
   app.setErrorHandler((error: FastifyError | HttpError, req, reply) => {
     if (error instanceof HttpError) {

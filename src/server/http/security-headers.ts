@@ -1,9 +1,11 @@
 import type { FastifyInstance } from 'fastify';
+import { INLINE_SCRIPT_HASHES } from './inline-scripts.ts';
 
 const CSP = [
   "default-src 'self'",
-  // No inline script anywhere (the /docs page loads its init script from a file).
-  "script-src 'self'",
+  // No inline script but the dashboard's two (inline-scripts.ts), by their hashes (the /docs page loads its init
+  // script from a file).
+  `script-src 'self' ${INLINE_SCRIPT_HASHES}`,
   "script-src-attr 'none'",
   // Mantine sets CSS variables through style attributes.
   "style-src 'self' 'unsafe-inline'",

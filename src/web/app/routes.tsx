@@ -105,7 +105,8 @@ export const routes: RouteObject[] = [
     ...prefetch(() => [meQuery]),
     lazy: lazyPage(SHELL),
     errorElement: <RouteError />,
-    // Never shown: main.tsx renders once the first page's code is here (index.html shows "Loading Roster…").
+    // Never shown: main.tsx renders once the first page's code is here (until then the server-rendered
+    // first screen, or index.html's "Loading Roster…", stays).
     hydrateFallbackElement: null,
     children: [{ errorElement: <RouteError />, children: appRoutes }],
   },

@@ -32,7 +32,7 @@ export function confirmDelete(request: ConfirmRequest): void {
 
 /** Rendered once by the app's providers: shows the pending confirmation, if any. */
 export function ConfirmHost() {
-  const request = useSyncExternalStore(store.subscribe, store.get);
+  const request = useSyncExternalStore(store.subscribe, store.get, store.get);
   if (!request) return null;
   return (
     <Suspense fallback={null}>

@@ -1,4 +1,4 @@
-import { useSyncExternalStore } from 'react';
+import { createContext, useContext, useSyncExternalStore } from 'react';
 
 /**
  * Who the dashboard acts as. Keys live in memory and sessionStorage only (never localStorage, never a
@@ -94,8 +94,19 @@ export function normalizeBase(base: string): string {
   return base.trim().replace(/\/+$/, '');
 }
 
+/**
+ * The session a page rendered on the server sees (its frame: src/web/frame.tsx), which has no session
+ * storage: signed out for the sign-in page, and for the signed-in pages a placeholder key, so that the
+ * shell and the page render in their loading state. Nothing is fetched there, and the route loaders read
+ * the store itself, which stays empty on the server. The browser never uses it (the app is rendered
+ * afresh, not hydrated).
+ */
+export const SIGNED_IN_FRAME: SessionState = { apiBase: '', key: 'server-rendered-frame', keys: [], endedBecause: null };
+export const ServerSession = createContext<SessionState>(empty);
+
 export function useSession() {
-  const current = useSyncExternalStore(sessionStore.subscribe, sessionStore.get);
+  const server = useContext(ServerSession);
+  const current = useSyncExternalStore(sessionStore.subscribe, sessionStore.get, () => server);
   return {
     ...current,
     signIn: sessionStore.signIn,

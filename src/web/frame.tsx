@@ -1,0 +1,50 @@
+/**
+ * A page's first screen, rendered on the server into the HTML (src/server/http/spa.ts): the shell and the
+ * page in their loading state, by the same components and routes as the app, so that the page's frame
+ * (navigation, title, the skeleton of what is loading) paints with the HTML and the stylesheet, before any
+ * JavaScript has arrived. The browser then renders the app afresh over it (main.tsx); its first render is
+ * the same loading state, so nothing moves.
+ *
+ * Built for Node by scripts/build.mjs (`vite build --ssr`) into the dashboard's `.frame/` directory.
+ * Nothing is fetched here and no key exists: the server knows nobody's session (it lives in the browser's
+ * session storage), so data and the user's name always arrive in the browser.
+ */
+import { StrictMode } from 'react';
+import { renderToString } from 'react-dom/server';
+import { createStaticHandler, createStaticRouter, StaticRouterProvider } from 'react-router';
+import { modulesFor, SIGN_IN_PAGE } from '../shared/pages.ts';
+import { Providers } from './app/providers.tsx';
+import { routes } from './app/routes.tsx';
+import { queryClient } from './lib/query-client.ts';
+import { ServerSession, SIGNED_IN_FRAME, type SessionState } from './lib/session.ts';
+
+const handler = createStaticHandler(routes);
+const signedOut: SessionState = { apiBase: '', key: null, keys: [], endedBecause: null };
+
+/** The HTML of `url`'s first screen (path and query), or null when the router answers with a redirect. */
+export async function renderFrame(url: string): Promise<string | null> {
+  const request = new Request(new URL(url, 'http://roster.invalid'));
+  const context = await handler.query(request);
+  if (context instanceof Response) return null;
+  const router = createStaticRouter(handler.dataRoutes, context);
+  const pathname = new URL(request.url).pathname;
+  const session = modulesFor(pathname)[0] === SIGN_IN_PAGE ? signedOut : SIGNED_IN_FRAME;
+  try {
+    return renderToString(
+      <StrictMode>
+        {/* A picture of the page until the app replaces it: nothing to type into or submit (a form sent
+            natively would put its fields in the address, and typed text would be lost). */}
+        <div inert>
+          <ServerSession value={session}>
+            <Providers>
+              <StaticRouterProvider router={router} context={context} hydrate={false} />
+            </Providers>
+          </ServerSession>
+        </div>
+      </StrictMode>,
+    );
+  } finally {
+    // The queries the pages declared (all pending): one cache entry per address otherwise.
+    queryClient.clear();
+  }
+}
