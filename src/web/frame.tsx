@@ -16,10 +16,9 @@ import { modulesFor, SIGN_IN_PAGE } from '../shared/pages.ts';
 import { Providers } from './app/providers.tsx';
 import { routes } from './app/routes.tsx';
 import { queryClient } from './lib/query-client.ts';
-import { ServerSession, SIGNED_IN_FRAME, type SessionState } from './lib/session.ts';
+import { ServerSession, SIGNED_IN_FRAME } from './lib/session.ts';
 
 const handler = createStaticHandler(routes);
-const signedOut: SessionState = { apiBase: '', key: null, keys: [], endedBecause: null };
 
 /** The HTML of `url`'s first screen (path and query), or null when the router answers with a redirect. */
 export async function renderFrame(url: string): Promise<string | null> {
@@ -27,20 +26,19 @@ export async function renderFrame(url: string): Promise<string | null> {
   const context = await handler.query(request);
   if (context instanceof Response) return null;
   const router = createStaticRouter(handler.dataRoutes, context);
-  const pathname = new URL(request.url).pathname;
-  const session = modulesFor(pathname)[0] === SIGN_IN_PAGE ? signedOut : SIGNED_IN_FRAME;
+  const app = (
+    <Providers>
+      <StaticRouterProvider router={router} context={context} hydrate={false} />
+    </Providers>
+  );
+  // The sign-in page renders signed out (the context's default); the others signed in.
+  const signedIn = modulesFor(new URL(request.url).pathname)[0] !== SIGN_IN_PAGE;
   try {
     return renderToString(
       <StrictMode>
         {/* A picture of the page until the app replaces it: nothing to type into or submit (a form sent
             natively would put its fields in the address, and typed text would be lost). */}
-        <div inert>
-          <ServerSession value={session}>
-            <Providers>
-              <StaticRouterProvider router={router} context={context} hydrate={false} />
-            </Providers>
-          </ServerSession>
-        </div>
+        <div inert>{signedIn ? <ServerSession value={SIGNED_IN_FRAME}>{app}</ServerSession> : app}</div>
       </StrictMode>,
     );
   } finally {

@@ -95,11 +95,11 @@ export function normalizeBase(base: string): string {
 }
 
 /**
- * The session a page rendered on the server sees (its frame: src/web/frame.tsx), which has no session
- * storage: signed out for the sign-in page, and for the signed-in pages a placeholder key, so that the
- * shell and the page render in their loading state. Nothing is fetched there, and the route loaders read
- * the store itself, which stays empty on the server. The browser never uses it (the app is rendered
- * afresh, not hydrated).
+ * The session a page rendered on the server sees (its first screen: src/web/frame.tsx), which has no
+ * session storage: signed out (the default) for the sign-in page, and for the signed-in pages a placeholder
+ * key, so that the shell and the page render in their loading state. Nothing is fetched there, and the
+ * route loaders read the store itself, which stays empty on the server. The browser never uses it (the
+ * app is rendered afresh over the first screen, not hydrated).
  */
 export const SIGNED_IN_FRAME: SessionState = { apiBase: '', key: 'server-rendered-frame', keys: [], endedBecause: null };
 export const ServerSession = createContext<SessionState>(empty);
