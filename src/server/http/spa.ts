@@ -45,7 +45,12 @@ export async function loadSpaIndex(
   if (!webDir || !fs.existsSync(path.join(webDir, 'index.html'))) return null;
   const html = fs
     .readFileSync(path.join(webDir, 'index.html'), 'utf8')
-    .replace('<head>', `<head>\n    <script>${COLOR_SCHEME_SCRIPT}</script>`);
+    .replace(
+      '<head>',
+      // The first paint waits for the whole first screen to be parsed (the module list ends the body): a
+      // paint of half of it grew the centred sign-in card under the reader's eyes.
+      `<head>\n    <script>${COLOR_SCHEME_SCRIPT}</script>\n    <link rel="expect" href="#app-modules" blocking="render">`,
+    );
   const withModules = modulesLoader(webDir, html);
   const renderFrame = await loadFrame(webDir, log);
 
