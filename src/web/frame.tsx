@@ -9,7 +9,7 @@
  * Nothing is fetched here and no key exists: the server knows nobody's session (it lives in the browser's
  * session storage), so data and the user's name always arrive in the browser.
  */
-import { StrictMode } from 'react';
+import { StrictMode, type CSSProperties } from 'react';
 import { renderToString } from 'react-dom/server';
 import { createStaticHandler, createStaticRouter, StaticRouterProvider } from 'react-router';
 import { modulesFor, SIGN_IN_PAGE } from '../shared/pages.ts';
@@ -19,6 +19,19 @@ import { queryClient } from './lib/query-client.ts';
 import { ServerSession, SIGNED_IN_FRAME } from './lib/session.ts';
 
 const handler = createStaticHandler(routes);
+
+/** Read by screen readers, not shown (Mantine's VisuallyHidden needs its provider, which is inside the inert part). */
+const VISUALLY_HIDDEN: CSSProperties = {
+  position: 'absolute',
+  width: 1,
+  height: 1,
+  margin: -1,
+  padding: 0,
+  border: 0,
+  overflow: 'hidden',
+  clip: 'rect(0 0 0 0)',
+  whiteSpace: 'nowrap',
+};
 
 /** The HTML of `url`'s first screen (path and query), or null when the router answers with a redirect. */
 export async function renderFrame(url: string): Promise<string | null> {
@@ -36,6 +49,10 @@ export async function renderFrame(url: string): Promise<string | null> {
   try {
     return renderToString(
       <StrictMode>
+        {/* Inert content is hidden from screen readers too: they hear what index.html's loading screen says. */}
+        <p role="status" style={VISUALLY_HIDDEN}>
+          Loading Roster…
+        </p>
         {/* A picture of the page until the app replaces it: nothing to type into or submit (a form sent
             natively would put its fields in the address, and typed text would be lost). */}
         <div inert>{signedIn ? <ServerSession value={SIGNED_IN_FRAME}>{app}</ServerSession> : app}</div>
