@@ -24,6 +24,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     deps: Deps;
     routeRegistry: RouteRegistry;
+    /** `METHOD /path` of every route Fastify has, however registered (operations.test.ts). */
+    fastifyRoutes: string[];
   }
 }
 
@@ -83,6 +85,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const deps: Deps = { ...base, rateLimiter: createRateLimiter(base as Deps) };
   app.decorate('deps', deps);
   app.decorate('routeRegistry', [] as RouteRegistry);
+  app.decorate('fastifyRoutes', [] as string[]);
+  app.addHook('onRoute', (r) => {
+    for (const method of [r.method].flat()) app.fastifyRoutes.push(`${method} ${r.url}`);
+  });
   app.addHook('onClose', async () => handle.close());
 
   installJsonParser(app);

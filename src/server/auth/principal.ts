@@ -1,3 +1,4 @@
+import type { Access } from '../../shared/operation.ts';
 import type { Permission } from '../../shared/roles.ts';
 import { PERMISSIONS, roleById } from '../../shared/roles.ts';
 import type { Conn } from '../db/connection.ts';
@@ -85,30 +86,62 @@ export async function authenticate(db: Conn, header: string | undefined): Promis
   };
 }
 
-/** Key-scoped endpoints: the key's own scope must allow `permission`. */
-export function requireKeyPermission(principal: Principal, permission: Permission): void {
+/** The organization an `organization` operation acts in, and the caller's role there. */
+export interface OrganizationAccess {
+  id: number;
+  name: string;
+  roleId: number;
+}
+
+/** Key-scoped operations: the key's own scope must allow `permission`. */
+function requireKeyPermission(principal: Principal, permission: Permission): void {
   if (!principal.permissions.has(permission)) {
     throw forbidden(`Missing permission ${permission} in organization ${principal.organizationId}.`);
   }
 }
 
 /**
- * Org-path endpoints: the caller's role in the organization of the path decides, whichever key was used.
- * Not a member → 404 (existence is not revealed); member without the permission → 403.
+ * Organization-path operations: the caller's role in the organization of the path decides, whichever
+ * key was used. Not a member → 404 (existence is not revealed); member without the permission → 403.
  */
-export async function requireOrgPermission(
+async function requireOrgPermission(
   db: Conn,
   principal: Principal,
   organizationId: number,
   permission: Permission,
-): Promise<{ roleId: number; organizationName: string }> {
+): Promise<OrganizationAccess> {
   const [row] = await runPrepared(db, 'org-membership', membershipLookup, [organizationId, principal.userId]);
   if (!row) throw notFound('Organization not found.');
   const role = roleById(row.role_id);
   if (!role?.permissions.includes(permission)) {
     throw forbidden(`Missing permission ${permission} in organization ${organizationId}.`);
   }
-  return { roleId: row.role_id, organizationName: row.name };
+  return { id: organizationId, roleId: row.role_id, name: row.name };
+}
+
+/**
+ * Applies an operation's access rule (shared/operation.ts) to an authenticated caller; `params` are
+ * the validated path parameters. Returns the organization for `organization` operations.
+ */
+export async function authorize(
+  db: Conn,
+  principal: Principal,
+  access: Access,
+  params: Record<string, unknown>,
+): Promise<OrganizationAccess | null> {
+  switch (access.kind) {
+    case 'public':
+    case 'signed-in':
+      return null;
+    case 'scope':
+      requireKeyPermission(principal, access.permission);
+      return null;
+    case 'organization': {
+      const id = params.organization_id;
+      if (typeof id !== 'number') throw new Error('An organization operation needs an organization_id path parameter');
+      return requireOrgPermission(db, principal, id, access.permission);
+    }
+  }
 }
 
 /** Where a key-scoped resource lives: the user's personal space or the key's organization. */

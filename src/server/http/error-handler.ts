@@ -1,4 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { DomainError, type DomainErrorKind } from '../domain-errors.ts';
 import { HttpError } from './errors.ts';
 import { StorageUnavailableError } from '../storage/storage.ts';
 import type { RouteRegistry } from './route.ts';
@@ -14,7 +15,27 @@ function routeMatcher(url: string): RegExp {
 
 /** Methods registered for a concrete path, so a wrong method answers 405 rather than 404. */
 export function allowedMethods(routes: RouteRegistry, path: string): string[] {
-  return routes.filter((r) => routeMatcher(r.url).test(path)).map((r) => r.method);
+  return routes.filter((r) => routeMatcher(r.path).test(path)).map((r) => r.method);
+}
+
+const STATUS_OF: Record<DomainErrorKind, number> = {
+  'bad-request': 400,
+  'insufficient-credits': 402,
+  forbidden: 403,
+  'not-found': 404,
+  conflict: 409,
+  'too-large': 413,
+  'unsupported-type': 415,
+  'invalid-field': 422,
+  unavailable: 503,
+};
+
+/** The HTTP answer of a domain error (domain-errors.ts). */
+export function httpErrorOf(error: DomainError): HttpError {
+  if (error.kind === 'invalid-field') return new HttpError(422, [{ type: 'value_error', loc: error.field, msg: error.message }]);
+  const headers: Record<string, string> =
+    error.retryAfterSeconds === undefined ? {} : { 'Retry-After': String(Math.max(1, Math.ceil(error.retryAfterSeconds))) };
+  return new HttpError(STATUS_OF[error.kind], error.message, headers);
 }
 
 /** One place turns every error into the `{detail}` shapes of semantics.md §1. */
@@ -22,7 +43,8 @@ export function installErrorHandling(
   app: FastifyInstance,
   fallback?: (req: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply> | undefined,
 ): void {
-  app.setErrorHandler((error: FastifyError | HttpError, req, reply) => {
+  app.setErrorHandler((caught: FastifyError | HttpError | DomainError, req, reply) => {
+    const error = caught instanceof DomainError ? httpErrorOf(caught) : caught;
     if (error instanceof HttpError) {
       return reply.code(error.status).headers(error.headers).send({ ...error.extra, detail: error.detail });
     }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ErrorSchema, ValidationErrorSchema } from '../../shared/errors.ts';
-import type { RouteRegistry } from './route.ts';
+import type { AnyOperation } from '../../shared/operation.ts';
 import { IDEMPOTENCY_HEADER_DOC, REPLAYED_HEADER } from './idempotency.ts';
 
 const STATUS_TEXT: Record<number, string> = {
@@ -35,10 +35,11 @@ function queryOrPathParameters(schema: z.ZodType | undefined, where: 'query' | '
   }));
 }
 
-/** OpenAPI 3.1 from the registered routes and their zod schemas: one source for server, client and docs. */
-export function buildOpenApi(routes: RouteRegistry, version: string) {
+/** OpenAPI 3.1 from the operation definitions and their zod schemas: one source for server, client and docs. */
+export function buildOpenApi(operations: readonly AnyOperation[], version: string) {
   const paths: Record<string, Record<string, unknown>> = {};
-  for (const r of [...routes].sort((a, b) => a.url.localeCompare(b.url))) {
+  for (const r of [...operations].sort((a, b) => a.path.localeCompare(b.path))) {
+    const isPublic = r.access.kind === 'public';
     const responses: Record<string, unknown> = {
       [String(r.status ?? 200)]:
         r.status === 204
@@ -52,7 +53,7 @@ export function buildOpenApi(routes: RouteRegistry, version: string) {
             },
     };
     const errors = new Set([
-      ...(r.auth === false ? [] : [401]),
+      ...(isPublic ? [] : [401]),
       ...(r.body || r.query || r.params || r.idempotent ? [422] : []),
       ...(r.idempotent ? [409] : []),
       ...(r.errors ?? []),
@@ -69,7 +70,7 @@ export function buildOpenApi(routes: RouteRegistry, version: string) {
     } else if (r.multipart) {
       const properties: Record<string, unknown> = {};
       const required: string[] = [];
-      for (const [name, f] of Object.entries(r.multipart.fields)) {
+      for (const [name, f] of Object.entries(r.multipart)) {
         properties[name] =
           f.type === 'binary'
             ? { type: 'string', format: 'binary', description: f.description }
@@ -81,13 +82,13 @@ export function buildOpenApi(routes: RouteRegistry, version: string) {
         content: { 'multipart/form-data': { schema: { type: 'object', properties, required } } },
       };
     }
-    (paths[r.url] ??= {})[r.method.toLowerCase()] = {
+    (paths[r.path] ??= {})[r.method.toLowerCase()] = {
       operationId: r.operationId,
       summary: r.summary,
       ...(r.description ? { description: r.description } : {}),
       tags: [r.tag],
       ...(r.extension ? { 'x-extension': true } : {}),
-      ...(r.auth === false ? { security: [] } : {}),
+      ...(isPublic ? { security: [] } : {}),
       parameters: [
         ...queryOrPathParameters(r.params, 'path'),
         ...queryOrPathParameters(r.query, 'query'),

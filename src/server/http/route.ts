@@ -1,6 +1,13 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { z } from 'zod';
-import { authenticate, type Principal } from '../auth/principal.ts';
+import type {
+  AnyOperation,
+  HandlerResult,
+  Operation,
+  ParsedBody,
+  ParsedParams,
+  ParsedQuery,
+} from '../../shared/operation.ts';
+import { authenticate, authorize, type OrganizationAccess, type Principal } from '../auth/principal.ts';
 import type { Deps } from '../deps.ts';
 import { RawJson } from './raw-json.ts';
 import { parseOr422 } from './validation.ts';
@@ -14,62 +21,27 @@ import {
   type IdempotencyHooks,
 } from './idempotency.ts';
 
-export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-
-interface Context<B, Q, P, A extends boolean> {
+export interface HandlerContext<O extends AnyOperation> {
   req: FastifyRequest;
   reply: FastifyReply;
-  body: B;
-  query: Q;
-  params: P;
-  principal: A extends false ? null : Principal;
+  body: ParsedBody<O>;
+  query: ParsedQuery<O>;
+  params: ParsedParams<O>;
+  /** The caller; null only for public operations. */
+  principal: O['access'] extends { kind: 'public' } ? null : Principal;
+  /** For `organization` access: the organization of the path and the caller's role in it. */
+  organization: OrganizationAccess | null;
   deps: Deps;
   /** The request's Idempotency-Key (no-ops without one); see http/idempotency.ts. */
   idempotency: IdempotencyHooks;
 }
 
-export interface RouteDef<
-  BS extends z.ZodType = z.ZodType,
-  QS extends z.ZodType = z.ZodType,
-  PS extends z.ZodType = z.ZodType,
-  RS extends z.ZodType = z.ZodType,
-  A extends boolean = true,
-> {
-  method: Method;
-  /** Path as the spec writes it: `/v0/assistant/{assistant_id}/config`. */
-  url: string;
-  operationId: string;
-  summary: string;
-  tag: string;
-  /** True for endpoints beyond the spec's 20 operations (x-extension in OpenAPI). */
-  extension?: boolean;
-  /** Defaults to true: the route needs `Authorization: Bearer <key>`. */
-  auth?: A;
-  body?: BS;
-  query?: QS;
-  params?: PS;
-  /** multipart/form-data body, read by the handler itself (streamed). */
-  multipart?: { fields: Record<string, { type: 'string' | 'binary'; required?: boolean; description?: string }> };
-  response: RS;
-  /** Success status; 200 unless given. */
-  status?: number;
-  /** Error statuses this route can answer, for the OpenAPI document. */
-  errors?: number[];
-  description?: string;
-  /**
-   * Honours an Idempotency-Key header (and documents it). The handler must store its response with
-   * `idempotency.record(tx, body)` / `idempotency.transaction(db, work)` in the transaction of its
-   * effect. JSON routes are claimed before the handler runs; multipart handlers call
-   * `idempotency.claim(fingerprint)` once they have received (and hashed) the upload.
-   */
-  idempotent?: boolean;
-  handler(
-    ctx: Context<z.output<BS>, z.output<QS>, z.output<PS>, A>,
-  ): Promise<z.input<RS> | RawJson | undefined> | z.input<RS> | RawJson | undefined;
-}
+export type Handler<O extends AnyOperation> = (
+  ctx: HandlerContext<O>,
+) => Promise<HandlerResult<O> | RawJson | undefined> | HandlerResult<O> | RawJson | undefined;
 
-/** Routes registered on an app, for the OpenAPI document and the 405 check. */
-export type RouteRegistry = RouteDef<any, any, any, any, any>[];
+/** The operations registered on an app, for the 405 check and the registration test. */
+export type RouteRegistry = AnyOperation[];
 
 /**
  * Authenticates and counts the request: against the key's limit when the key is valid, against the
@@ -91,50 +63,51 @@ export function toFastifyPath(url: string): string {
   return url.replace(/\{([a-zA-Z0-9_]+)\}/g, ':$1');
 }
 
-export function route<
-  BS extends z.ZodType,
-  QS extends z.ZodType,
-  PS extends z.ZodType,
-  RS extends z.ZodType,
-  A extends boolean = true,
->(app: FastifyInstance, def: RouteDef<BS, QS, PS, RS, A>): void {
-  if (def.idempotent && def.auth === false) throw new Error(`${def.operationId}: idempotency keys are per caller, the route needs auth`);
-  app.routeRegistry.push(def as RouteDef<any, any, any, any, any>);
-  const needsAuth = def.auth !== false;
-  const status = def.status ?? 200;
+/**
+ * Registers `handler` for the operation `op`: authentication and rate limit, validation of params,
+ * query and body (422), the operation's access rule (401/403/404), idempotency, response validation
+ * in tests. Every /v0 route goes through here (app.test.ts checks).
+ */
+export function route<O extends Operation<any, any, any, any>>(app: FastifyInstance, op: O, handler: Handler<O>): void {
+  const needsAuth = op.access.kind !== 'public';
+  if (op.idempotent && !needsAuth) throw new Error(`${op.operationId}: idempotency keys are per caller, the route needs auth`);
+  app.routeRegistry.push(op);
+  const status = op.status ?? 200;
   app.route({
-    method: def.method,
-    url: toFastifyPath(def.url),
+    method: op.method,
+    url: toFastifyPath(op.path),
     handler: async (req, reply) => {
       const deps = app.deps;
       const principal = needsAuth ? await authenticateLimited(deps, req, reply) : null;
       if (!needsAuth) await deps.rateLimiter.consume('ip', req.ip, reply);
-      const params = def.params ? parseOr422(def.params, req.params, 'path') : req.params;
-      const query = def.query ? parseOr422(def.query, req.query, 'query') : req.query;
-      const body = def.body ? parseOr422(def.body, req.body ?? {}, 'body') : undefined;
-      const key = def.idempotent && principal ? idempotencyKeyOf(req) : undefined;
+      const params = op.params ? parseOr422(op.params, req.params, 'path') : req.params;
+      const query = op.query ? parseOr422(op.query, req.query, 'query') : req.query;
+      const body = op.body ? parseOr422(op.body, req.body ?? {}, 'body') : undefined;
+      const organization = principal ? await authorize(deps.db, principal, op.access, params as Record<string, unknown>) : null;
+      const key = op.idempotent && principal ? idempotencyKeyOf(req) : undefined;
       const idem =
-        key === undefined ? null : new IdempotentRequest(deps, reply, status, principal!, `${def.operationId}${canonicalJson(params)}`, key);
-      if (idem && !def.multipart) {
+        key === undefined ? null : new IdempotentRequest(deps, reply, status, principal!, `${op.operationId}${canonicalJson(params)}`, key);
+      if (idem && !op.multipart) {
         const stored = await idem.acquire(jsonFingerprint(req));
         if (stored) return sendReplay(reply, stored);
       }
       let result;
       try {
-        result = await def.handler({
+        result = await handler({
           req,
           reply,
           body: body as never,
           query: query as never,
           params: params as never,
           principal: principal as never,
+          organization,
           deps,
           idempotency: idem ?? NO_IDEMPOTENCY,
         });
         if (idem?.claimed && !idem.recorded && !reply.sent) {
           // A handler path that forgot to record: the effect is done but a retry would repeat it.
-          req.log.error({ route: def.operationId }, 'idempotent handler did not record its response in its transaction');
-          if (deps.config.validateResponses) throw new Error(`${def.operationId} did not record its idempotent response`);
+          req.log.error({ route: op.operationId }, 'idempotent handler did not record its response in its transaction');
+          if (deps.config.validateResponses) throw new Error(`${op.operationId} did not record its idempotent response`);
           await idem.record(deps.db, result);
         }
       } catch (error) {
@@ -143,10 +116,10 @@ export function route<
       }
       if (reply.sent) return reply;
       if (deps.config.validateResponses) {
-        const checked = def.response.safeParse(result instanceof RawJson ? result.parse() : result);
+        const checked = op.response.safeParse(result instanceof RawJson ? result.parse() : result);
         if (!checked.success) {
-          req.log.error({ issues: checked.error.issues, route: def.operationId }, 'response breaks the contract');
-          throw new Error(`Response of ${def.operationId} breaks its schema`);
+          req.log.error({ issues: checked.error.issues, route: op.operationId }, 'response breaks the contract');
+          throw new Error(`Response of ${op.operationId} breaks its schema`);
         }
       }
       if (status === 204) return reply.code(204).send();

@@ -1,3 +1,4 @@
+import { fillPath, type AnyOperation, type BodyOf, type ParamsOf, type QueryOf, type ResponseOf } from '../../shared/operation.ts';
 import { sessionStore } from './session.ts';
 
 /** A non-2xx answer, or no answer at all (status 0). `detail` is always a sentence fit to show. */
@@ -38,7 +39,7 @@ function toApiError(status: number, body: unknown): ApiError {
 
 type Query = Record<string, string | number | boolean | null | undefined>;
 
-export interface RequestOptions {
+interface RequestOptions {
   query?: Query;
   body?: unknown;
   signal?: AbortSignal;
@@ -96,18 +97,40 @@ async function request<T>(method: string, path: string, options: RequestOptions 
   return body as T;
 }
 
-export interface UploadOptions {
+/** What a call of `op` sends: its path parameters and body are required exactly when it has them. */
+export type CallOptions<O extends AnyOperation> = (ParamsOf<O> extends undefined ? { params?: undefined } : { params: ParamsOf<O> }) &
+  (BodyOf<O> extends undefined ? { body?: undefined } : { body: BodyOf<O> }) & {
+    query?: QueryOf<O> extends undefined ? undefined : { [K in keyof QueryOf<O>]?: QueryOf<O>[K] | null };
+    signal?: AbortSignal;
+    /** Use this key instead of the session's active one (sign-in check, accepting with another key). */
+    key?: string;
+    apiBase?: string;
+  };
+
+type Optional<T> = {} extends T ? [options?: T] : [options: T];
+
+/**
+ * Calls an operation of the API (shared/operations): the URL comes from its path and `params`, the
+ * answer is typed by its response schema. The one way the dashboard talks to the server.
+ */
+export function api<O extends AnyOperation>(op: O, ...[options]: Optional<CallOptions<O>>): Promise<ResponseOf<O>> {
+  const { params, query, body, ...rest } = (options ?? {}) as RequestOptions & { params?: Record<string, unknown> };
+  return request<ResponseOf<O>>(op.method, fillPath(op.path, params), { ...rest, query: query as Query | undefined, body });
+}
+
+export interface UploadOptions<O extends AnyOperation> {
+  params?: ParamsOf<O>;
   onProgress?: (fraction: number) => void;
   signal?: AbortSignal;
   query?: Query;
 }
 
 /** Multipart upload with real progress (fetch cannot report upload progress; XMLHttpRequest can). */
-function upload<T>(path: string, form: FormData, options: UploadOptions = {}): Promise<T> {
+export function upload<O extends AnyOperation>(op: O, form: FormData, options: UploadOptions<O> = {}): Promise<ResponseOf<O>> {
   const { key } = sessionStore.get();
-  return new Promise<T>((resolve, reject) => {
+  return new Promise<ResponseOf<O>>((resolve, reject) => {
     const xhr = new XMLHttpRequest();
-    xhr.open('POST', apiUrl(path, options.query));
+    xhr.open(op.method, apiUrl(fillPath(op.path, options.params as Record<string, unknown> | undefined), options.query));
     if (key) xhr.setRequestHeader('Authorization', `Bearer ${key}`);
     xhr.setRequestHeader('Accept', 'application/json');
     xhr.responseType = 'text';
@@ -123,7 +146,7 @@ function upload<T>(path: string, form: FormData, options: UploadOptions = {}): P
       }
       if (xhr.status >= 200 && xhr.status < 300) {
         options.onProgress?.(1);
-        resolve(body as T);
+        resolve(body as ResponseOf<O>);
       } else {
         const error = toApiError(xhr.status, body);
         handleUnauthorized(xhr.status, key, error.detail);
@@ -136,16 +159,6 @@ function upload<T>(path: string, form: FormData, options: UploadOptions = {}): P
     xhr.send(form);
   });
 }
-
-/** The one client every feature uses. */
-export const api = {
-  get: <T>(path: string, options?: Omit<RequestOptions, 'body'>) => request<T>('GET', path, options),
-  post: <T>(path: string, body?: unknown, options?: RequestOptions) => request<T>('POST', path, { ...options, body }),
-  put: <T>(path: string, body?: unknown, options?: RequestOptions) => request<T>('PUT', path, { ...options, body }),
-  patch: <T>(path: string, body?: unknown, options?: RequestOptions) => request<T>('PATCH', path, { ...options, body }),
-  delete: <T>(path: string, options?: RequestOptions) => request<T>('DELETE', path, options),
-  upload,
-};
 
 export function errorMessage(error: unknown): string {
   if (error instanceof ApiError) return error.detail;

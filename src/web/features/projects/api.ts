@@ -1,8 +1,10 @@
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { Context, ContextInputType, ProjectInputType } from '../../../shared/projects.ts';
+import type { Context, ContextInputType } from '../../../shared/projects.ts';
+import { projectMutations } from '../../data/projects.ts';
+import { useApiMutation } from '../../lib/mutation.ts';
 import { api } from '../../lib/api-client.ts';
-import { contextPath, projectKeys, projectPath } from './queries.ts';
+import { contextPath, projectKeys } from './queries.ts';
 
 const enc = encodeURIComponent;
 
@@ -11,25 +13,14 @@ export const projectUrl = (project: string) => `/projects/${enc(project)}`;
 export const contextUrl = (project: string, context: string) => `${projectUrl(project)}/contexts/${enc(context)}`;
 
 export function useCreateProject() {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: (input: ProjectInputType) => api.post<{ info: string }>('/v0/project', input),
-    onSuccess: (_r, input) => {
-      void client.invalidateQueries({ queryKey: projectKeys.names() });
-      notifications.show({ color: 'teal', message: `Project ${input.name.trim()} created.` });
-    },
+  return useApiMutation(projectMutations.create, {
+    onSuccess: (_r, input) => notifications.show({ color: 'teal', message: `Project ${input.name.trim()} created.` }),
   });
 }
 
 export function useDeleteProject() {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: (name: string) => api.delete<{ info: string }>(projectPath(name)),
-    onSuccess: (_r, name) => {
-      client.removeQueries({ queryKey: projectKeys.project(name) });
-      void client.invalidateQueries({ queryKey: projectKeys.names() });
-      notifications.show({ color: 'teal', message: `Project ${name} deleted.` });
-    },
+  return useApiMutation(projectMutations.delete, {
+    onSuccess: (_r, name) => notifications.show({ color: 'teal', message: `Project ${name} deleted.` }),
   });
 }
 

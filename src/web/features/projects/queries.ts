@@ -1,6 +1,7 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
-import type { Commit, Context, Log, Project } from '../../../shared/projects.ts';
+import type { Commit, Context, Log } from '../../../shared/projects.ts';
 import { api } from '../../lib/api-client.ts';
+import { projectKeys as baseKeys, projectQueries as baseQueries } from '../../data/projects.ts';
 
 // The read side of the feature: API paths, keys and query options. Light enough for the route table,
 // whose loaders start these requests while the pages' code downloads; the mutation hooks stay in api.ts.
@@ -9,10 +10,9 @@ const enc = encodeURIComponent;
 export const projectPath = (project: string) => `/v0/project/${enc(project)}`;
 export const contextPath = (project: string, context: string) => `${projectPath(project)}/contexts/${enc(context)}`;
 
+// Being moved to src/web/data (projects.ts done; contexts, rows and commits follow).
 export const projectKeys = {
-  all: ['projects'] as const,
-  names: () => [...projectKeys.all, 'names'] as const,
-  project: (name: string) => [...projectKeys.all, 'project', name] as const,
+  ...baseKeys,
   contexts: (project: string) => [...projectKeys.all, 'contexts', project] as const,
   contextList: (project: string, prefix: string) => [...projectKeys.contexts(project), 'list', prefix] as const,
   context: (project: string, context: string) => [...projectKeys.contexts(project), 'one', context] as const,
@@ -43,16 +43,7 @@ async function fetchAllRows(project: string, context: string, commit: string | n
 }
 
 export const projectQueries = {
-  names: () =>
-    queryOptions({
-      queryKey: projectKeys.names(),
-      queryFn: ({ signal }) => api.get<string[]>('/v0/projects', { signal }),
-    }),
-  project: (name: string) =>
-    queryOptions({
-      queryKey: projectKeys.project(name),
-      queryFn: ({ signal }) => api.get<Project>(projectPath(name), { signal }),
-    }),
+  ...baseQueries,
   contexts: (project: string, prefix: string) =>
     queryOptions({
       queryKey: projectKeys.contextList(project, prefix),

@@ -1,0 +1,34 @@
+// What repositories and services throw when a request cannot be carried out. They know nothing of
+// HTTP; http/error-handler.ts maps each kind to its status (semantics.md §1) and the `{detail}` body.
+
+export type DomainErrorKind =
+  | 'bad-request' // 400: the request contradicts the data (unknown commit, owner role by invite…)
+  | 'insufficient-credits' // 402
+  | 'forbidden' // 403
+  | 'not-found' // 404: also what another tenant's data is
+  | 'conflict' // 409
+  | 'too-large' // 413
+  | 'unsupported-type' // 415
+  | 'invalid-field' // 422 for one field, in the shape of schema validation errors
+  | 'unavailable'; // 503: a dependency (storage, mail) is down; try again later
+
+export class DomainError extends Error {
+  constructor(
+    readonly kind: DomainErrorKind,
+    message: string,
+    /** For `invalid-field`: where the value came from (`['body', 'role_id']`). */
+    readonly field: (string | number)[] = [],
+    /** For `unavailable`: seconds to wait before retrying. */
+    readonly retryAfterSeconds?: number,
+  ) {
+    super(message);
+    this.name = 'DomainError';
+  }
+}
+
+export const badRequestError = (message: string) => new DomainError('bad-request', message);
+export const insufficientCredits = (message: string) => new DomainError('insufficient-credits', message);
+export const forbiddenError = (message: string) => new DomainError('forbidden', message);
+export const notFoundError = (message: string) => new DomainError('not-found', message);
+export const conflictError = (message: string) => new DomainError('conflict', message);
+export const invalidField = (field: (string | number)[], message: string) => new DomainError('invalid-field', message, field);

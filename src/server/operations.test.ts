@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import fs from 'node:fs';
+import path from 'node:path';
+import { OPERATIONS } from '../shared/operations/index.ts';
+import { makeTestApp } from './testing/harness.ts';
+
+// Routes that are not API operations: the OpenAPI document itself.
+const NOT_OPERATIONS = new Set(['GET /v0/openapi.json', 'HEAD /v0/openapi.json']);
+
+describe('one definition per operation', () => {
+  it('registers every /v0 route through an operation definition, and a handler for every definition', async () => {
+    const { app } = await makeTestApp();
+    const registered = new Set(app.routeRegistry.map((op) => `${op.method} ${op.path}`));
+    const defined = new Set(OPERATIONS.map((op) => `${op.method} ${op.path}`));
+    expect([...defined].filter((r) => !registered.has(r))).toEqual([]);
+    expect(app.routeRegistry.every((op) => OPERATIONS.includes(op))).toBe(true);
+    // Every route Fastify knows under /v0 is one of them (a plain app.get() would not be).
+    const fastifyRoutes = app.fastifyRoutes.filter((r) => r.startsWith('GET /v0') || / \/v0/.test(r));
+    const asFastify = new Set([...defined].map((r) => r.replace(/\{([a-zA-Z0-9_]+)\}/g, ':$1')));
+    const strays = fastifyRoutes.filter((r) => !asFastify.has(r) && !NOT_OPERATIONS.has(r));
+    expect(strays).toEqual([]);
+  });
+
+  it('names each operation once', () => {
+    const ids = OPERATIONS.map((op) => op.operationId);
+    expect(ids.length).toBe(new Set(ids).size);
+    const routes = OPERATIONS.map((op) => `${op.method} ${op.path}`);
+    expect(routes.length).toBe(new Set(routes).size);
+  });
+
+  it('keeps API paths out of the dashboard: src/web reaches /v0 only through the definitions', () => {
+    const root = path.resolve(import.meta.dirname, '../web');
+    const offenders: string[] = [];
+    for (const file of fs.readdirSync(root, { recursive: true, encoding: 'utf8' })) {
+      if (!/\.tsx?$/.test(file)) continue;
+      const text = fs.readFileSync(path.join(root, file), 'utf8');
+      text.split('\n').forEach((line, i) => {
+        if (line.includes('/v0/')) offenders.push(`src/web/${file}:${i + 1}`);
+      });
+    }
+    expect(offenders).toEqual([]);
+  });
+});

@@ -1,0 +1,31 @@
+import type { AnyOperation } from '../operation.ts';
+import * as account from './account.ts';
+import * as assistants from './assistants.ts';
+import * as contexts from './contexts.ts';
+import * as credits from './credits.ts';
+import * as customEndpoints from './custom-endpoints.ts';
+import * as invites from './invites.ts';
+import * as organizations from './organizations.ts';
+import * as projects from './projects.ts';
+import * as system from './system.ts';
+import * as tiles from './tiles.ts';
+import * as users from './users.ts';
+
+/**
+ * Every operation of the API, one module per resource. The server must register a handler for each
+ * (app.test.ts) and the OpenAPI document describes exactly these. The dashboard imports the modules
+ * it needs directly, never this list (it would pull every schema into the first screen).
+ */
+export const OPERATIONS: readonly AnyOperation[] = [
+  system,
+  users,
+  credits,
+  projects,
+  contexts,
+  tiles,
+  organizations,
+  invites,
+  account,
+  customEndpoints,
+  assistants,
+].flatMap((module) => Object.values(module) as AnyOperation[]);

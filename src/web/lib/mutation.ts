@@ -1,0 +1,36 @@
+import { useMutation, useQueryClient, type QueryKey } from '@tanstack/react-query';
+
+/**
+ * A change the dashboard can make, with the cached reads it makes stale. Defined next to the reads of
+ * its resource (src/web/data); pages use it through `useApiMutation` and add only what they show.
+ */
+export interface MutationDef<V, R> {
+  mutationFn: (variables: V) => Promise<R>;
+  /** Queries to refetch after success (prefixes: `['projects']` covers every project query). */
+  invalidates: (result: R, variables: V) => QueryKey[];
+  /** Queries to drop after success (what no longer exists). */
+  removes?: (result: R, variables: V) => QueryKey[];
+}
+
+export function mutation<V, R>(def: MutationDef<V, R>): MutationDef<V, R> {
+  return def;
+}
+
+interface Callbacks<V, R> {
+  onSuccess?: (result: R, variables: V) => unknown;
+  onError?: (error: Error, variables: V) => unknown;
+}
+
+/** Runs a mutation definition: its invalidations happen before the page's own onSuccess. */
+export function useApiMutation<V, R>(def: MutationDef<V, R>, callbacks: Callbacks<V, R> = {}) {
+  const client = useQueryClient();
+  return useMutation<R, Error, V>({
+    mutationFn: def.mutationFn,
+    onSuccess: (result, variables) => {
+      for (const queryKey of def.removes?.(result, variables) ?? []) client.removeQueries({ queryKey });
+      for (const queryKey of def.invalidates(result, variables)) void client.invalidateQueries({ queryKey });
+      return callbacks.onSuccess?.(result, variables);
+    },
+    onError: callbacks.onError,
+  });
+}
