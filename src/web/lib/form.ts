@@ -1,5 +1,26 @@
-import type { FieldValues, Path, UseFormSetError } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useForm, type FieldValues, type Path, type Resolver, type UseFormProps, type UseFormSetError } from 'react-hook-form';
+import type { z } from 'zod';
 import { ApiError, errorMessage } from './api-client.ts';
+
+/**
+ * What a form holds for a schema: every field of its output, present (an optional text field holds
+ * '' until it is sent). Forms whose fields differ from the request (a file, a confirmation) pick or
+ * extend the schema instead of writing the type by hand.
+ */
+export type FormValues<S extends z.ZodType> = { [K in keyof z.output<S>]-?: Exclude<z.output<S>[K], undefined> };
+
+/**
+ * react-hook-form validated by a zod schema: the values' types come from the schema, and
+ * `handleSubmit` hands over the parsed output. The one place the resolver's types are bridged.
+ */
+export function useZodForm<S extends z.ZodType<FieldValues, any>>(
+  schema: S,
+  options: Omit<UseFormProps<FormValues<S>, unknown, z.output<S>>, 'resolver'> = {},
+) {
+  const resolver = zodResolver(schema as never) as unknown as Resolver<FormValues<S>, unknown, z.output<S>>;
+  return useForm<FormValues<S>, unknown, z.output<S>>({ ...options, resolver });
+}
 
 /**
  * Puts a server 422 on the fields it names; anything left (or any other error) goes to `root.server`,

@@ -1,30 +1,20 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import { ActionIcon, Alert, Button, Group, Input, Modal, Stack, Switch, Textarea, TextInput, Tooltip } from '@mantine/core';
-import { Controller, useForm, type Resolver } from 'react-hook-form';
+import { Controller } from 'react-hook-form';
 import { useNavigate } from 'react-router';
-import { z } from 'zod';
 import { ProjectInput } from '../../../../shared/projects.ts';
 import { ApiError } from '../../../lib/api-client.ts';
-import { applyServerErrors } from '../../../lib/form.ts';
+import { applyServerErrors, useZodForm } from '../../../lib/form.ts';
 import { projectUrl, useCreateProject } from '../api.ts';
 import { PROJECT_ICONS } from './project-icon.tsx';
 
 const Schema = ProjectInput.pick({ name: true, description: true, icon: true, is_versioned: true });
-interface Values {
-  name: string;
-  description: string;
-  icon: string;
-  is_versioned: boolean;
-}
-const resolver = zodResolver(Schema) as unknown as Resolver<Values, unknown, z.output<typeof Schema>>;
 const DESCRIPTION_MAX = 256;
 
 /** New project: the name is checked against the server's pattern as it is typed. */
 export function CreateProjectModal({ opened, onClose }: { opened: boolean; onClose: () => void }) {
   const create = useCreateProject();
   const navigate = useNavigate();
-  const form = useForm<Values, unknown, z.output<typeof Schema>>({
-    resolver,
+  const form = useZodForm(Schema, {
     mode: 'onChange',
     defaultValues: { name: '', description: '', icon: 'folder', is_versioned: true },
   });
