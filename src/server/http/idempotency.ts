@@ -5,6 +5,7 @@ import type { Conn, Db, Tx } from '../db/connection.ts';
 import type { Deps } from '../deps.ts';
 import { HttpError, invalid } from './errors.ts';
 import { RawJson } from './raw-json.ts';
+import { canonicalJson } from '../canonical-json.ts';
 
 /**
  * Idempotency-Key on side-effecting POSTs (routes declare `idempotent: true`).
@@ -44,18 +45,6 @@ export function idempotencyKeyOf(req: FastifyRequest): string | undefined {
     throw headerIssue(`${IDEMPOTENCY_HEADER} must be 1–255 printable ASCII characters (a UUID is a good choice).`);
   }
   return value;
-}
-
-/** JSON with object keys sorted, so key order does not change a fingerprint. */
-export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
-  }
-  return JSON.stringify(value ?? null);
 }
 
 export const sha256 = (text: string | Buffer) => createHash('sha256').update(text).digest('base64url');

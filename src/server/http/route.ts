@@ -11,8 +11,8 @@ import { authenticate, authorize, type OrganizationAccess, type Principal } from
 import type { Deps } from '../deps.ts';
 import { RawJson } from './raw-json.ts';
 import { parseOr422 } from './validation.ts';
+import { canonicalJson } from '../canonical-json.ts';
 import {
-  canonicalJson,
   idempotencyKeyOf,
   IdempotentRequest,
   jsonFingerprint,

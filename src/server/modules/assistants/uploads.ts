@@ -3,7 +3,8 @@ import type { MultipartFile } from '@fastify/multipart';
 import type { z } from 'zod';
 import { badRequest, HttpError, invalid, payloadTooLarge, unsupportedMediaType } from '../../http/errors.ts';
 import { parseOr422 } from '../../http/validation.ts';
-import { canonicalJson, sha256 } from '../../http/idempotency.ts';
+import { canonicalJson } from '../../canonical-json.ts';
+import { sha256 } from '../../http/idempotency.ts';
 import { discard, receiveToTempFile } from '../../storage/upload.ts';
 
 /** Errors busboy raises for a body that is not well-formed multipart (truncated, wrong boundary…). */
