@@ -1,3 +1,5 @@
+import type { ValidationIssue } from '../shared/errors.ts';
+
 // What repositories and services throw when a request cannot be carried out. They know nothing of
 // HTTP; http/error-handler.ts maps each kind to its status (semantics.md §1) and the `{detail}` body.
 
@@ -32,3 +34,20 @@ export const forbiddenError = (message: string) => new DomainError('forbidden', 
 export const notFoundError = (message: string) => new DomainError('not-found', message);
 export const conflictError = (message: string) => new DomainError('conflict', message);
 export const invalidField = (field: (string | number)[], message: string) => new DomainError('invalid-field', message, field);
+
+/**
+ * A 422 with several problems at once, or one whose `type` is not `value_error` (a required field is
+ * `missing`), with more fields for the body next to `detail` (a template import's validation_result).
+ */
+export class InvalidFieldsError extends DomainError {
+  constructor(
+    readonly issues: ValidationIssue[],
+    readonly extra: Record<string, unknown> = {},
+  ) {
+    super('invalid-field', issues[0]?.msg ?? 'Validation failed', issues[0]?.loc ?? []);
+    this.name = 'InvalidFieldsError';
+  }
+}
+
+export const invalidFields = (issues: ValidationIssue[], extra: Record<string, unknown> = {}) => new InvalidFieldsError(issues, extra);
+export const missingField = (field: (string | number)[], message: string) => invalidFields([{ type: 'missing', loc: field, msg: message }]);

@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { DomainError, type DomainErrorKind } from '../domain-errors.ts';
+import { DomainError, InvalidFieldsError, type DomainErrorKind } from '../domain-errors.ts';
 import { HttpError } from './errors.ts';
 import { StorageUnavailableError } from '../storage/storage.ts';
 import type { RouteRegistry } from './route.ts';
@@ -32,6 +32,7 @@ const STATUS_OF: Record<DomainErrorKind, number> = {
 
 /** The HTTP answer of a domain error (domain-errors.ts). */
 export function httpErrorOf(error: DomainError): HttpError {
+  if (error instanceof InvalidFieldsError) return new HttpError(422, error.issues, {}, error.extra);
   if (error.kind === 'invalid-field') return new HttpError(422, [{ type: 'value_error', loc: error.field, msg: error.message }]);
   const headers: Record<string, string> =
     error.retryAfterSeconds === undefined ? {} : { 'Retry-After': String(Math.max(1, Math.ceil(error.retryAfterSeconds))) };
