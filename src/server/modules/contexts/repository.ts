@@ -1,7 +1,9 @@
 import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
+import { canonicalJson } from '../../canonical-json.ts';
 import type { Conn, Dialect } from '../../db/connection.ts';
-import { conflict, invalid } from '../../http/errors.ts';
+import { isUniqueViolation } from '../../db/unique-violation.ts';
+import { conflictError, invalidField, missingField } from '../../domain-errors.ts';
 import type { JsonText } from '../../http/raw-json.ts';
 import type { ColumnType } from '../../../shared/projects.ts';
 
@@ -124,18 +126,6 @@ export async function projectColumns(db: Conn, projectId: number): Promise<Map<s
 
 // ---- Rows -----------------------------------------------------------------------------------
 
-/** Sorted-key JSON, so equal rows hash equally whatever the key order they arrived in. */
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (value && typeof value === 'object') {
-    return `{${Object.keys(value)
-      .sort()
-      .map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`)
-      .join(',')}}`;
-  }
-  return JSON.stringify(value ?? null);
-}
-
 const TYPE_CHECKS: Record<ColumnType | 'any', (v: unknown) => boolean> = {
   any: (v) => v === null || ['string', 'number', 'boolean'].includes(typeof v),
   str: (v) => typeof v === 'string',
@@ -156,12 +146,12 @@ function derive(rules: ContextRules, entries: Record<string, unknown>, loc: (str
   if (keys.length > 0) {
     for (const column of keys) {
       const type = rules.unique_keys[column]!;
-      if (!(column in entries)) throw invalid([...loc, column], `Required: ${column} is a unique key of this context.`, 'missing');
-      if (!TYPE_CHECKS[type](entries[column])) throw invalid([...loc, column], `Must be of type ${type} (unique key of this context).`);
+      if (!(column in entries)) throw missingField([...loc, column], `Required: ${column} is a unique key of this context.`);
+      if (!TYPE_CHECKS[type](entries[column])) throw invalidField([...loc, column], `Must be of type ${type} (unique key of this context).`);
     }
-    uniqueKey = canonical(keys.map((k) => entries[k]));
+    uniqueKey = canonicalJson(keys.map((k) => entries[k]));
   }
-  const contentHash = rules.allow_duplicates ? null : createHash('sha256').update(canonical(entries)).digest('hex');
+  const contentHash = rules.allow_duplicates ? null : createHash('sha256').update(canonicalJson(entries)).digest('hex');
   return { uniqueKey, contentHash };
 }
 
@@ -179,9 +169,9 @@ function clashError(rules: ContextRules, error: unknown, index: number | null): 
   const message = String((error as Error).message ?? '');
   const where = index === null ? '' : ` (row ${index})`;
   if (/unique_key/.test(message)) {
-    return conflict(`A row with the same unique key (${Object.keys(rules.unique_keys).join(', ')}) already exists${where}.`);
+    return conflictError(`A row with the same unique key (${Object.keys(rules.unique_keys).join(', ')}) already exists${where}.`);
   }
-  return conflict(`An identical row already exists and this context does not allow duplicates${where}.`);
+  return conflictError(`An identical row already exists and this context does not allow duplicates${where}.`);
 }
 
 async function rememberColumns(tx: Conn, rules: ContextRules, entries: Record<string, unknown>[]): Promise<void> {
@@ -194,11 +184,6 @@ async function rememberColumns(tx: Conn, rules: ContextRules, entries: Record<st
   }
 }
 
-function isUnique(error: unknown): boolean {
-  const code = (error as { code?: string }).code;
-  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE';
-}
-
 /** Inserts rows in the caller's transaction, filling counters; a clash anywhere rolls the whole batch back (409). */
 export async function insertRows(tx: Conn, rules: ContextRules, batch: Record<string, unknown>[], now: Date): Promise<number[]> {
   const at = now.toISOString();
@@ -208,7 +193,7 @@ export async function insertRows(tx: Conn, rules: ContextRules, batch: Record<st
     const entries = { ...given };
     for (const [column, parent] of Object.entries(rules.auto_counting)) {
       if (entries[column] !== undefined && entries[column] !== null) continue;
-      const scopeValue = parent === null ? '' : canonical(entries[parent] ?? null);
+      const scopeValue = parent === null ? '' : canonicalJson(entries[parent] ?? null);
       entries[column] = await nextCount(tx, rules.id, `${column}\u0001${scopeValue}`);
     }
     const { uniqueKey, contentHash } = derive(rules, entries, ['body', 'entries', index]);
@@ -221,7 +206,7 @@ export async function insertRows(tx: Conn, rules: ContextRules, batch: Record<st
       ids.push(row.id);
       stored.push(entries);
     } catch (error) {
-      if (isUnique(error)) throw clashError(rules, error, index);
+      if (isUniqueViolation(error)) throw clashError(rules, error, index);
       throw error;
     }
   }
@@ -243,7 +228,7 @@ export async function patchRow(tx: Conn, rules: ContextRules, rowId: number, cha
       .where('id', '=', rowId)
       .execute();
   } catch (error) {
-    if (isUnique(error)) throw clashError(rules, error, null);
+    if (isUniqueViolation(error)) throw clashError(rules, error, null);
     throw error;
   }
   if (rules.is_versioned) await tx.insertInto('pending_changes').values({ context_id: rules.id, row_id: rowId }).onConflict((oc) => oc.doNothing()).execute();

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Conn } from '../../db/connection.ts';
-import { badRequest } from '../../http/errors.ts';
+import { badRequestError } from '../../domain-errors.ts';
 
 /**
  * Versions of a context. A commit stores only the rows changed since its parent (commit_rows, with
@@ -71,7 +71,7 @@ export function findCommit(db: Conn, contextId: number, hash: string) {
  */
 export async function rollback(tx: Conn, contextId: number, contextName: string, hash: string, now: Date): Promise<string | null> {
   const target = await findCommit(tx, contextId, hash);
-  if (!target) throw badRequest(`Commit hash ${hash} not found for context ${contextName}.`);
+  if (!target) throw badRequestError(`Commit hash ${hash} not found for context ${contextName}.`);
   let autoSaved: string | null = null;
   if (await hasPendingChanges(tx, contextId)) autoSaved = await createCommit(tx, contextId, `Auto-saved before rollback to ${hash}`, now);
   await tx.deleteFrom('context_rows').where('context_id', '=', contextId).execute();
