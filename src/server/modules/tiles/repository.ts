@@ -1,8 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Scope } from '../../auth/principal.ts';
-import type { Kysely } from 'kysely';
 import type { Conn } from '../../db/connection.ts';
-import type { Database } from '../../db/types.ts';
 import { inScope } from '../../db/scope.ts';
 import type { Position, Tile, TileType } from '../../../shared/tiles.ts';
 import type { InterfaceTable, TabTable, TileTable } from './tables.ts';
@@ -16,8 +14,6 @@ export interface TileContent {
   table_tile: { table_type: string; column_order: string[] } | null;
   plot_tile: { plot_type: string; x_axis: string; y_axis: string } | null;
 }
-
-export { isUniqueViolation } from '../../db/unique-violation.ts';
 
 function parseJson<T>(text: string | null, fallback: T): T {
   if (text === null) return fallback;
@@ -75,13 +71,6 @@ function contentColumns(c: TileContent) {
 // ---------------------------------------------------------------------------------------------
 // Reads. Every lookup by id goes through the owning project and the caller's scope: another tenant's is "not found".
 
-/**
- * The columns of the projects table (issue 4) these joins read: scope and name. Declared here so the tiles
- * module compiles on its own; the projects module owns the table.
- */
-type WithProjects = Database & { projects: { id: number; name: string; user_id: string; organization_id: number | null } };
-const joinable = (db: Conn) => db as unknown as Kysely<WithProjects>;
-
 export interface InterfaceRef extends InterfaceTable {
   project_name: string;
 }
@@ -99,7 +88,7 @@ export interface TileRef extends TileTable {
 }
 
 export function findInterface(db: Conn, scope: Scope, id: string): Promise<InterfaceRef | undefined> {
-  return joinable(db)
+  return db
     .selectFrom('interfaces as i')
     .innerJoin('projects as p', 'p.id', 'i.project_id')
     .selectAll('i')
@@ -110,7 +99,7 @@ export function findInterface(db: Conn, scope: Scope, id: string): Promise<Inter
 }
 
 export function findTab(db: Conn, scope: Scope, id: string): Promise<TabRef | undefined> {
-  return joinable(db)
+  return db
     .selectFrom('tabs as t')
     .innerJoin('interfaces as i', 'i.id', 't.interface_id')
     .innerJoin('projects as p', 'p.id', 'i.project_id')
@@ -122,7 +111,7 @@ export function findTab(db: Conn, scope: Scope, id: string): Promise<TabRef | un
 }
 
 function tileRefQuery(db: Conn, scope: Scope) {
-  return joinable(db)
+  return db
     .selectFrom('tiles as x')
     .innerJoin('tabs as t', 't.id', 'x.tab_id')
     .innerJoin('interfaces as i', 'i.id', 't.interface_id')

@@ -1,6 +1,7 @@
 import type { Conn } from '../../db/connection.ts';
+import { createContextWithRows } from '../contexts/service.ts';
+import { createProject } from '../projects/repository.ts';
 import { userCreatedHooks, type UserCreatedHook } from '../users/repository.ts';
-import { createProjectWithContext, hasProjectAccess } from './project-access.ts';
 import { insertInterface, insertTab, insertTile } from './repository.ts';
 
 /** The starter project of semantics.md §4: new users can open a dashboard and export a tile at once. */
@@ -18,16 +19,11 @@ export const STARTER = {
 } as const;
 
 export const createStarterProject: UserCreatedHook = async (tx: Conn, userId: string, now: Date) => {
-  // Until the projects module provides its functions there is nothing to put a dashboard in.
-  if (!hasProjectAccess()) return;
-  const { projectId } = await createProjectWithContext(
-    tx,
-    userId,
-    { name: STARTER.project, description: 'An example project: open Dashboards to see its tile, export it, import it elsewhere.' },
-    { name: STARTER.context, rows: STARTER.rows.map((r) => ({ ...r })) },
-    now,
-  );
-  const iface = await insertInterface(tx, projectId, STARTER.interface, now);
+  const description = 'An example project: open Dashboards to see its tile, export it, import it elsewhere.';
+  const project = await createProject(tx, { userId, organizationId: null }, { name: STARTER.project, description }, now);
+  if (!project) throw new Error(`Project ${STARTER.project} already exists for user ${userId}`);
+  await createContextWithRows(tx, project.id, STARTER.context, STARTER.rows.map((r) => ({ ...r })), now);
+  const iface = await insertInterface(tx, project.id, STARTER.interface, now);
   const tab = await insertTab(tx, iface.id, STARTER.tab, now);
   await insertTile(
     tx,

@@ -1,8 +1,9 @@
 import type { Principal } from '../../auth/principal.ts';
 import { scopeOf } from '../../auth/principal.ts';
 import type { Conn } from '../../db/connection.ts';
-import { conflict, HttpError, invalid, notFound } from '../../http/errors.ts';
+import { isUniqueViolation } from '../../db/unique-violation.ts';
 import type { Deps } from '../../deps.ts';
+import { badRequestError, invalidFields, missingField, notFoundError } from '../../domain-errors.ts';
 import {
   parseTemplate,
   TEMPLATE_VERSION,
@@ -12,7 +13,7 @@ import {
   type TileTemplate,
   type ValidationResult,
 } from '../../../shared/tiles.ts';
-import { projectContexts, projectInScope } from './project-access.ts';
+import { projectInScopeOr404 } from '../projects/service.ts';
 import {
   checkpointOf,
   contentOfRow,
@@ -24,20 +25,14 @@ import {
   findTileInTab,
   insertTab,
   insertTile,
-  isUniqueViolation,
   deleteRow,
   type TileContent,
   type TileRef,
 } from './repository.ts';
-import { issuesAsDetail, sanitizeTemplate, validateTemplate, type TemplateTarget } from './template-service.ts';
+import { targetOf, tileClash } from './service.ts';
+import { issuesAsDetail, sanitizeTemplate, validateTemplate } from './template-service.ts';
 
-export const tileClash = (name: string) =>
-  conflict(`Tile with name ${name} already exists. Use overwrite_existing=true to replace it.`);
-
-/** What GET interfaces and the checks of POST/PATCH tile need: the project's contexts and their columns. */
-export async function targetOf(db: Conn, projectId: number, projectName: string): Promise<TemplateTarget> {
-  return { project: projectName, contexts: await projectContexts(db, projectId) };
-}
+// Tiles as templates: exported from one dashboard, imported (checked, maybe fixed) into another.
 
 // ---------------------------------------------------------------------------------------------
 // 10. Export
@@ -58,20 +53,20 @@ export async function exportTemplate(deps: Deps, principal: Principal, body: Exp
   let tile: TileRef | undefined;
   if (body.tile_id !== undefined) {
     tile = await findTile(deps.db, scope, body.tile_id);
-    if (!tile) throw notFound('Tile not found.');
+    if (!tile) throw notFoundError('Tile not found.');
   } else if (body.tab_id !== undefined && body.tile_name !== undefined) {
     const tab = await findTab(deps.db, scope, body.tab_id);
-    if (!tab) throw notFound('Tab not found.');
+    if (!tab) throw notFoundError('Tab not found.');
     tile = await findTileInTab(deps.db, scope, tab.id, body.tile_name.trim());
-    if (!tile) throw notFound(`Tile ${body.tile_name.trim()} not found in tab ${tab.name}.`);
+    if (!tile) throw notFoundError(`Tile ${body.tile_name.trim()} not found in tab ${tab.name}.`);
   } else {
-    throw new HttpError(400, 'Either tile_id or both tab_id and tile_name must be provided.');
+    throw badRequestError('Either tile_id or both tab_id and tile_name must be provided.');
   }
 
   let content: TileContent = contentOfRow(tile);
   if (body.checkpoint) {
     const saved = checkpointOf(tile);
-    if (!saved) throw notFound(`Tile ${tile.name} has no checkpoint. Save one first with POST /v0/tile/${tile.id}/checkpoint.`);
+    if (!saved) throw notFoundError(`Tile ${tile.name} has no checkpoint. Save one first with POST /v0/tile/${tile.id}/checkpoint.`);
     content = saved;
   }
 
@@ -130,7 +125,7 @@ function contentOf(t: ParsedTemplate, name: string): TileContent {
 
 function rejectInvalid(result: ValidationResult): never {
   const errors = result.issues.filter((i) => i.level === 'error').length;
-  throw new HttpError(422, issuesAsDetail(result), {}, { validation_result: result, errors });
+  throw invalidFields(issuesAsDetail(result), { validation_result: result, errors });
 }
 
 /** Imports a template; `beforeCommit` runs last in the import's transaction with the response. */
@@ -141,25 +136,24 @@ export async function importTemplate(
   beforeCommit?: (tx: Conn, response: ImportTemplateResponse) => Promise<void>,
 ): Promise<ImportTemplateResponse> {
   const scope = scopeOf(principal);
-  const project = await projectInScope(deps.db, scope, body.project);
-  if (!project) throw notFound('Project not found.');
+  const project = await projectInScopeOr404(deps.db, scope, body.project);
 
   // Destination first: a template for nowhere is a malformed request whatever it holds.
   let destination: Destination;
   if (body.tab_id !== undefined) {
     const tab = await findTab(deps.db, scope, body.tab_id);
-    if (!tab || tab.project_id !== project.id) throw notFound(`Tab not found in project ${project.name}.`);
+    if (!tab || tab.project_id !== project.id) throw notFoundError(`Tab not found in project ${project.name}.`);
     destination = { kind: 'tab', tabId: tab.id };
   } else if (body.interface_id !== undefined && body.tab_name !== undefined) {
     const iface = await findInterface(deps.db, scope, body.interface_id);
-    if (!iface || iface.project_id !== project.id) throw notFound(`Interface not found in project ${project.name}.`);
+    if (!iface || iface.project_id !== project.id) throw notFoundError(`Interface not found in project ${project.name}.`);
     destination = { kind: 'named', interfaceId: iface.id, interfaceName: iface.name, tabName: body.tab_name };
   } else {
-    throw invalid(['body', 'tab_id'], 'Either tab_id or both interface_id and tab_name must be provided.', 'missing');
+    throw missingField(['body', 'tab_id'], 'Either tab_id or both interface_id and tab_name must be provided.');
   }
 
   const parsed = parseTemplate(body.template);
-  if (!parsed.ok) throw new HttpError(422, parsed.issues);
+  if (!parsed.ok) throw invalidFields(parsed.issues);
 
   const target = await targetOf(deps.db, project.id, project.name);
   const warnings: string[] = [];
