@@ -1,0 +1,49 @@
+import { keepPreviousData, queryOptions } from '@tanstack/react-query';
+import { createContext, deleteContext, listContexts } from '../../shared/operations/contexts.ts';
+import type { ContextInputType } from '../../shared/projects.ts';
+import { api } from '../lib/api-client.ts';
+import { mutation } from '../lib/mutation.ts';
+import { commitKeys } from './commits.ts';
+import { projectKeys } from './projects.ts';
+import { rowKeys } from './rows.ts';
+
+// Contexts of a project: cache keys, reads and changes. Under ['projects', …]: deleting a project drops them.
+
+export const contextKeys = {
+  /** Every context read of a project (lists and single contexts): what row and version changes refresh. */
+  all: (project: string) => [...projectKeys.all, 'contexts', project] as const,
+  list: (project: string, prefix: string) => [...contextKeys.all(project), 'list', prefix] as const,
+  one: (project: string, context: string) => [...contextKeys.all(project), 'one', context] as const,
+};
+
+const list = (project: string, prefix: string, signal: AbortSignal) =>
+  api(listContexts, { params: { project_name: project }, query: { prefix }, signal });
+
+export const contextQueries = {
+  list: (project: string, prefix = '') =>
+    queryOptions({
+      queryKey: contextKeys.list(project, prefix),
+      queryFn: ({ signal }) => list(project, prefix, signal),
+      placeholderData: keepPreviousData,
+    }),
+  /** One context: the list filtered by its exact name as prefix (there is no single-context GET). */
+  one: (project: string, context: string) =>
+    queryOptions({
+      queryKey: contextKeys.one(project, context),
+      queryFn: async ({ signal }) => (await list(project, context, signal)).find((c) => c.name === context) ?? null,
+    }),
+};
+
+export const contextMutations = {
+  create: (project: string) =>
+    mutation({
+      mutationFn: (body: ContextInputType) => api(createContext, { params: { project_name: project }, body }),
+      invalidates: () => [contextKeys.all(project)],
+    }),
+  delete: (project: string) =>
+    mutation({
+      mutationFn: (name: string) => api(deleteContext, { params: { project_name: project, context_name: name } }),
+      invalidates: () => [contextKeys.all(project)],
+      removes: (_r, name) => [rowKeys.all(project, name), commitKeys.all(project, name)],
+    }),
+};
