@@ -4,7 +4,8 @@ import type { LoaderFunctionArgs, RouteObject } from 'react-router';
 import { PAGES, SHELL, SIGN_IN_PAGE, type PageModule, type PagePath } from '../../shared/pages.ts';
 import { assistantQueries } from '../features/assistants/queries.ts';
 import { orgQueries } from '../features/organizations/queries.ts';
-import { projectQueries } from '../features/projects/queries.ts';
+import { contextQueries } from '../data/contexts.ts';
+import { projectQueries } from '../data/projects.ts';
 import { queryClient } from '../lib/query-client.ts';
 import { sessionStore } from '../lib/session.ts';
 import { meQuery } from '../lib/me-query.ts';
@@ -57,9 +58,9 @@ const prefetches: Partial<Record<PagePath, Pick<RouteObject, 'loader' | 'shouldR
   projects: prefetch(() => [projectQueries.names()]),
   'projects/:project': prefetch(({ params, request }) => [
     projectQueries.project(params.project ?? ''),
-    projectQueries.contexts(params.project ?? '', new URL(request.url).searchParams.get('prefix') ?? ''),
+    contextQueries.list(params.project ?? '', new URL(request.url).searchParams.get('prefix') ?? ''),
   ]),
-  'projects/:project/contexts/:context': prefetch(({ params }) => [projectQueries.context(params.project ?? '', params.context ?? '')]),
+  'projects/:project/contexts/:context': prefetch(({ params }) => [contextQueries.one(params.project ?? '', params.context ?? '')]),
   assistants: prefetch(() => [assistantQueries.list(), assistantQueries.voices()]),
   'assistants/new': prefetch(() => [assistantQueries.pricing(), assistantQueries.credits(), assistantQueries.voices()]),
   'assistants/:id': prefetch(({ params }) => [...assistantId(params.id), assistantQueries.voices()]),

@@ -1,12 +1,11 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import { ActionIcon, Alert, Button, Fieldset, Group, Modal, NativeSelect, Stack, Switch, Text, Textarea, TextInput } from '@mantine/core';
 import { IconPlus, IconTrash } from '@tabler/icons-react';
 import { useEffect } from 'react';
-import { Controller, useFieldArray, useForm, type Resolver } from 'react-hook-form';
+import { Controller, useFieldArray } from 'react-hook-form';
 import { z } from 'zod';
 import { COLUMN_TYPES, ColumnTypeSchema, contextName } from '../../../../shared/projects.ts';
 import { ApiError } from '../../../lib/api-client.ts';
-import { applyServerErrors } from '../../../lib/form.ts';
+import { applyServerErrors, useZodForm, type FormValues } from '../../../lib/form.ts';
 import { useCreateContext } from '../api.ts';
 
 const column = () => z.string().trim().min(1, 'Give the column a name.').max(255, 'Must be at most 255 characters.');
@@ -33,8 +32,7 @@ const Schema = z
       counted.add(c.column);
     });
   });
-type Values = z.input<typeof Schema>;
-const resolver = zodResolver(Schema) as unknown as Resolver<Values, unknown, z.output<typeof Schema>>;
+type Values = FormValues<typeof Schema>;
 
 const defaults = (versioned: boolean): Values => ({ name: '', description: '', is_versioned: versioned, allow_duplicates: true, unique_keys: [], auto_counting: [] });
 
@@ -55,7 +53,7 @@ export function CreateContextModal({
   onCreated: (name: string) => void;
 }) {
   const create = useCreateContext(project);
-  const form = useForm<Values, unknown, z.output<typeof Schema>>({ resolver, defaultValues: defaults(projectVersioned) });
+  const form = useZodForm(Schema, { defaultValues: defaults(projectVersioned) });
   const keys = useFieldArray({ control: form.control, name: 'unique_keys' });
   const counters = useFieldArray({ control: form.control, name: 'auto_counting' });
   const { errors, isSubmitting } = form.formState;

@@ -5,7 +5,8 @@ import { useEffect, useMemo, useState } from 'react';
 import type { Commit, Context } from '../../../../shared/projects.ts';
 import { EmptyState } from '../../../components/empty-state.tsx';
 import { ErrorAlert } from '../../../components/error-alert.tsx';
-import { DIFF_ROW_LIMIT, projectQueries } from '../queries.ts';
+import { commitQueries } from '../../../data/commits.ts';
+import { DIFF_ROW_LIMIT, rowQueries } from '../../../data/rows.ts';
 import { columnsOf, diffRows, diffSummary, formatValue, plural, shortHash } from '../model.ts';
 import { CommitGraph, formatTime } from './commit-graph.tsx';
 import { PermissionGate } from '../../../components/permission-gate.tsx';
@@ -27,7 +28,7 @@ function descendsFrom(byHash: Map<string, Commit>, hash: string, ancestor: strin
 function CommitRows({ project, context, commit }: { project: string; context: Context; commit: Commit }) {
   const [page, setPage] = useState(1);
   useEffect(() => setPage(1), [commit.commit_hash]);
-  const rows = useQuery(projectQueries.rows(project, context.name, commit.commit_hash, (page - 1) * PAGE, PAGE));
+  const rows = useQuery(rowQueries.page(project, context.name, commit.commit_hash, (page - 1) * PAGE, PAGE));
   if (rows.isPending) return <Skeleton height={120} />;
   if (rows.isError) return <ErrorAlert error={rows.error} onRetry={() => void rows.refetch()} />;
   if (rows.data.count === 0) return <Text size="sm">No rows at this commit.</Text>;
@@ -41,8 +42,8 @@ function CommitRows({ project, context, commit }: { project: string; context: Co
 }
 
 function CommitChanges({ project, context, commit }: { project: string; context: Context; commit: Commit }) {
-  const at = useQuery(projectQueries.allRows(project, context.name, commit.commit_hash));
-  const before = useQuery({ ...projectQueries.allRows(project, context.name, commit.prev_commit_hash ?? 'none'), enabled: !!commit.prev_commit_hash });
+  const at = useQuery(rowQueries.every(project, context.name, commit.commit_hash));
+  const before = useQuery({ ...rowQueries.every(project, context.name, commit.prev_commit_hash ?? 'none'), enabled: !!commit.prev_commit_hash });
   const diff = useMemo(() => {
     if (!at.data || (commit.prev_commit_hash && !before.data)) return null;
     return diffRows(commit.prev_commit_hash ? before.data! : [], at.data);
@@ -110,7 +111,7 @@ function CommitChanges({ project, context, commit }: { project: string; context:
 
 /** The History tab: the commit graph, and for the chosen commit its rows, its changes and a rollback. */
 export function HistoryPanel({ project, context, cannotWrite }: { project: string; context: Context; cannotWrite: string | null }) {
-  const commits = useQuery(projectQueries.commits(project, context.name));
+  const commits = useQuery(commitQueries.list(project, context.name));
   const [selected, setSelected] = useState<string | null>(null);
   const [rollingTo, setRollingTo] = useState<Commit | null>(null);
   const byHash = useMemo(() => new Map((commits.data ?? []).map((c) => [c.commit_hash, c])), [commits.data]);

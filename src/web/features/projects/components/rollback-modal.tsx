@@ -4,7 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import type { Commit, Context } from '../../../../shared/projects.ts';
 import { errorMessage } from '../../../lib/api-client.ts';
 import { useRollback } from '../api.ts';
-import { DIFF_ROW_LIMIT, projectQueries } from '../queries.ts';
+import { DIFF_ROW_LIMIT, rowQueries } from '../../../data/rows.ts';
 import { diffRows, plural, shortHash } from '../model.ts';
 
 /**
@@ -28,8 +28,8 @@ export function RollbackModal({
 }) {
   const opened = target !== null;
   const hash = target?.commit_hash ?? '';
-  const current = useQuery({ ...projectQueries.allRows(project, context.name, null), enabled: opened });
-  const atTarget = useQuery({ ...projectQueries.allRows(project, context.name, hash), enabled: opened });
+  const current = useQuery({ ...rowQueries.every(project, context.name, null), enabled: opened });
+  const atTarget = useQuery({ ...rowQueries.every(project, context.name, hash), enabled: opened });
   const rollback = useRollback(project, context.name);
   const verb = forward ? 'Roll forward' : 'Roll back';
   const close = () => {

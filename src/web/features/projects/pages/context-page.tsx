@@ -12,7 +12,8 @@ import { errorMessage } from '../../../lib/api-client.ts';
 import { missingPermission, useMe } from '../../../lib/use-me.ts';
 import { PermissionGate } from '../../../components/permission-gate.tsx';
 import { projectUrl, useCommit, useDeleteRow } from '../api.ts';
-import { projectQueries } from '../queries.ts';
+import { contextQueries } from '../../../data/contexts.ts';
+import { rowQueries } from '../../../data/rows.ts';
 import { ContextBadges } from '../components/context-badges.tsx';
 import { HistoryPanel } from '../components/history-panel.tsx';
 import { RowEditorModal } from '../components/row-editor-modal.tsx';
@@ -72,7 +73,7 @@ function RowsPanel({ project, context, cannotWrite }: { project: string; context
   const [page, setPage] = useState(1);
   const [pageSize, setPageSize] = useState(25);
   const [editing, setEditing] = useState<Log | null | undefined>(undefined);
-  const rows = useQuery(projectQueries.rows(project, context.name, null, (page - 1) * pageSize, pageSize));
+  const rows = useQuery(rowQueries.page(project, context.name, null, (page - 1) * pageSize, pageSize));
   const remove = useDeleteRow(project, context.name);
   // Deleting the last row of the last page (or a rollback) can leave the page past the end.
   const lastPage = rows.data ? Math.max(1, Math.ceil(rows.data.count / pageSize)) : 1;
@@ -164,7 +165,7 @@ export function ContextPage() {
   const { project = '', context: name = '' } = useParams();
   const [params, setParams] = useSearchParams();
   const me = useMe();
-  const context = useQuery(projectQueries.context(project, name));
+  const context = useQuery(contextQueries.one(project, name));
   const [committing, setCommitting] = useState(false);
   const cannotWrite = missingPermission(me.data, 'project:write');
   const tab = params.get('tab') === 'history' ? 'history' : 'rows';

@@ -15,7 +15,8 @@ import { useUrlFilter } from '../../../lib/use-url-filter.ts';
 import { PermissionGate } from '../../../components/permission-gate.tsx';
 import { useDeferredQuery } from '../../../lib/use-deferred-query.ts';
 import { contextUrl, useDeleteContext } from '../api.ts';
-import { projectQueries } from '../queries.ts';
+import { contextQueries } from '../../../data/contexts.ts';
+import { projectQueries } from '../../../data/projects.ts';
 import { ContextBadges } from '../components/context-badges.tsx';
 import { ProjectIcon } from '../components/project-icon.tsx';
 import { VirtualList } from '../components/virtual-list.tsx';
@@ -35,7 +36,7 @@ export function ProjectPage() {
   const [creating, { open, close }] = useDisclosure(false);
   const me = useMe();
   const project = useQuery(projectQueries.project(name));
-  const contexts = useDeferredQuery({ ...projectQueries.contexts(name, prefix), enabled: project.isSuccess });
+  const contexts = useDeferredQuery({ ...contextQueries.list(name, prefix), enabled: project.isSuccess });
   const remove = useDeleteContext(name);
   const cannotWrite = missingPermission(me.data, 'project:write');
   const cannotDelete = missingPermission(me.data, 'project:delete');

@@ -13,7 +13,7 @@ import { missingPermission, useMe, workspaceName } from '../../../lib/use-me.ts'
 import { useUrlFilter } from '../../../lib/use-url-filter.ts';
 import { PermissionGate } from '../../../components/permission-gate.tsx';
 import { projectUrl, useDeleteProject } from '../api.ts';
-import { projectQueries } from '../queries.ts';
+import { projectQueries } from '../../../data/projects.ts';
 import { ProjectIcon } from '../components/project-icon.tsx';
 import { TypedConfirmModal } from '../components/typed-confirm-modal.tsx';
 
