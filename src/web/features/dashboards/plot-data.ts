@@ -1,4 +1,4 @@
-import type { ContextRow } from './api.ts';
+import type { Log } from '../../../shared/projects.ts';
 
 export interface Point {
   label: string;
@@ -7,7 +7,7 @@ export interface Point {
 }
 
 /** x is numeric when every row's x is a number (or a date); otherwise rows are placed in order, labelled by x. */
-export function pointsOf(rows: ContextRow[], xAxis: string, yAxis: string): { points: Point[]; numericX: boolean } {
+export function pointsOf(rows: Pick<Log, 'entries'>[], xAxis: string, yAxis: string): { points: Point[]; numericX: boolean } {
   const usable = rows.filter((r) => typeof r.entries?.[yAxis] === 'number' && Number.isFinite(r.entries[yAxis] as number));
   const asNumber = (v: unknown) => (typeof v === 'number' ? v : typeof v === 'string' && !Number.isNaN(Date.parse(v)) && /\d{4}-\d{2}/.test(v) ? Date.parse(v) : NaN);
   const numericX = usable.length > 0 && usable.every((r) => Number.isFinite(asNumber(r.entries[xAxis])));

@@ -3,7 +3,9 @@ import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { GRID_COLUMNS, MAX_TILE_HEIGHT, PLOT_TYPES, type Tab, type TileType } from '../../../../shared/tiles.ts';
 import { ApiError, errorMessage } from '../../../lib/api-client.ts';
-import { columnsOf, dashboardQueries, useCreateTile } from '../api.ts';
+import { contextQueries } from '../../../data/contexts.ts';
+import { tileQueries } from '../../../data/tiles.ts';
+import { columnsOf, useCreateTile } from '../api.ts';
 
 /** Alert titles in the text colour: the light variants' tinted titles fail WCAG AA contrast. */
 const readableTitle = { title: { color: 'var(--mantine-color-text)' } };
@@ -12,7 +14,7 @@ const num = (v: number | string, fallback: number) => (typeof v === 'number' ? v
 
 /** Adds a tile below the tab's last one; the server checks context, columns and grid like an import. */
 export function AddTileModal({ opened, onClose, project, tab }: { opened: boolean; onClose: () => void; project: string; tab: Tab }) {
-  const contexts = useQuery({ ...dashboardQueries.contexts(project), enabled: opened });
+  const contexts = useQuery({ ...contextQueries.list(project), enabled: opened });
   const [name, setName] = useState('');
   const [type, setType] = useState<TileType>('Table');
   const [context, setContext] = useState<string | null>(null);
@@ -25,7 +27,7 @@ export function AddTileModal({ opened, onClose, project, tab }: { opened: boolea
   const [height, setHeight] = useState(4);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [formError, setFormError] = useState<string | null>(null);
-  const rows = useQuery({ ...dashboardQueries.rows(project, context ?? ''), enabled: opened && context !== null });
+  const rows = useQuery({ ...tileQueries.rows(project, context ?? ''), enabled: opened && context !== null });
   const columns = rows.data ? columnsOf(rows.data.logs) : [];
   const create = useCreateTile(project);
 

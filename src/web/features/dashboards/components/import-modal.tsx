@@ -7,8 +7,9 @@ import { useEffect, useMemo, useState } from 'react';
 import type { ImportTemplateResponse, TemplateIssue } from '../../../../shared/tiles.ts';
 import { checkTemplateText } from '../template-file.ts';
 import { ApiError, errorMessage } from '../../../lib/api-client.ts';
-import { dashboardQueries, useImportTemplate, validationResultOf } from '../api.ts';
-import { projectQueries } from '../../projects/queries.ts';
+import { projectQueries } from '../../../data/projects.ts';
+import { tileQueries } from '../../../data/tiles.ts';
+import { useImportTemplate, validationResultOf } from '../api.ts';
 
 /** Alert titles in the text colour: the light variants' tinted titles fail WCAG AA contrast. */
 const readableTitle = { title: { color: 'var(--mantine-color-text)' } };
@@ -84,7 +85,7 @@ export function ImportModal({
   const [targetError, setTargetError] = useState<string | null>(null);
   const importer = useImportTemplate();
   const projects = useQuery({ ...projectQueries.names(), enabled: opened });
-  const interfaces = useQuery({ ...dashboardQueries.interfaces(project), enabled: opened });
+  const interfaces = useQuery({ ...tileQueries.interfaces(project), enabled: opened });
 
   useEffect(() => {
     if (opened) {

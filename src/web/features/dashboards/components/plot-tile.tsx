@@ -2,7 +2,7 @@ import { Skeleton, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import type { Tile } from '../../../../shared/tiles.ts';
 import { ErrorAlert } from '../../../components/error-alert.tsx';
-import { dashboardQueries } from '../api.ts';
+import { tileQueries } from '../../../data/tiles.ts';
 import { pointsOf, type Point } from '../plot-data.ts';
 
 const W = 600;
@@ -80,7 +80,7 @@ function Chart({ points, kind, title, xAxis, yAxis }: { points: Point[]; kind: s
 }
 
 export default function PlotTile({ project, tile }: { project: string; tile: Tile }) {
-  const rows = useQuery(dashboardQueries.rows(project, tile.context!));
+  const rows = useQuery(tileQueries.rows(project, tile.context!));
   if (rows.isPending) return <Skeleton height={120} aria-label={`Loading rows of ${tile.context}`} />;
   if (rows.isError) return <ErrorAlert error={rows.error} onRetry={() => void rows.refetch()} title="Could not load the rows" />;
   const plot = tile.plot_tile;

@@ -2,7 +2,8 @@ import { ScrollArea, Skeleton, Table, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import type { Tile } from '../../../../shared/tiles.ts';
 import { ErrorAlert } from '../../../components/error-alert.tsx';
-import { columnsOf, dashboardQueries } from '../api.ts';
+import { tileQueries } from '../../../data/tiles.ts';
+import { columnsOf } from '../api.ts';
 
 export function formatCell(value: unknown): string {
   if (value === null || value === undefined) return '';
@@ -12,7 +13,7 @@ export function formatCell(value: unknown): string {
 
 /** A Table tile: its context's rows, columns in the tile's column_order (all columns when it is empty). */
 export function TableTile({ project, tile }: { project: string; tile: Tile }) {
-  const rows = useQuery({ ...dashboardQueries.rows(project, tile.context!), enabled: tile.context !== null });
+  const rows = useQuery({ ...tileQueries.rows(project, tile.context!), enabled: tile.context !== null });
   if (rows.isPending) return <Skeleton height={80} aria-label={`Loading rows of ${tile.context}`} />;
   if (rows.isError) return <ErrorAlert error={rows.error} onRetry={() => void rows.refetch()} title="Could not load the rows" />;
   const columns = tile.table_tile && tile.table_tile.column_order.length > 0 ? tile.table_tile.column_order : columnsOf(rows.data.logs);

@@ -11,13 +11,14 @@ import { ErrorAlert } from '../../../components/error-alert.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
 import { errorMessage } from '../../../lib/api-client.ts';
 import { missingPermission, useMe } from '../../../lib/use-me.ts';
-import { dashboardQueries, useCreateInterface, useCreateTab, useDeleteTab } from '../api.ts';
+import { projectQueries } from '../../../data/projects.ts';
+import { tileQueries } from '../../../data/tiles.ts';
+import { useCreateInterface, useCreateTab, useDeleteTab } from '../api.ts';
 import { AddTileModal } from '../components/add-tile-modal.tsx';
 import { ExportModal } from '../components/export-modal.tsx';
 import { ImportModal } from '../components/import-modal.tsx';
 import { PositionModal } from '../components/position-modal.tsx';
 import { TileGrid } from '../components/tile-grid.tsx';
-import { projectQueries } from '../../projects/queries.ts';
 
 /** A one-field inline form (new interface, new tab): small enough not to need a dialog. */
 function InlineCreate({
@@ -71,7 +72,7 @@ function InlineCreate({
 
 function ProjectDashboards({ project }: { project: string }) {
   const [params, setParams] = useSearchParams();
-  const interfaces = useQuery(dashboardQueries.interfaces(project));
+  const interfaces = useQuery(tileQueries.interfaces(project));
   const me = useMe();
   const cannotWrite = missingPermission(me.data, 'project:write');
   const createInterface = useCreateInterface(project);

@@ -1,0 +1,89 @@
+import { queryOptions } from '@tanstack/react-query';
+import {
+  checkpointTile,
+  createInterface,
+  createTab,
+  createTile,
+  deleteTab,
+  deleteTile,
+  exportTileTemplate,
+  importTileTemplate,
+  listInterfaces,
+  updateTile,
+} from '../../shared/operations/tiles.ts';
+import type { CreateTileInput, ExportTemplateInput, ImportTemplateInput, Tab, Tile, UpdateTileInput } from '../../shared/tiles.ts';
+import { api } from '../lib/api-client.ts';
+import { mutation } from '../lib/mutation.ts';
+import { projectKeys } from './projects.ts';
+import { rowQueries } from './rows.ts';
+
+// Dashboards of a project (interfaces, their tabs and tiles): one read for the whole tree, and the changes
+// that refresh it. What tiles show comes from the rows' own keys (rows.ts).
+
+export const tileKeys = {
+  interfaces: (project: string) => [...projectKeys.all, 'interfaces', project] as const,
+};
+
+/** How many rows a tile shows: tiles are summaries; the context page pages through everything. */
+export const TILE_ROW_LIMIT = 100;
+
+export const tileQueries = {
+  interfaces: (project: string) =>
+    queryOptions({
+      queryKey: tileKeys.interfaces(project),
+      queryFn: async ({ signal }) => (await api(listInterfaces, { params: { project_name: project }, signal })).info,
+    }),
+  /** The rows a tile of `context` shows: the first page of the context's current rows. */
+  rows: (project: string, context: string) => rowQueries.page(project, context, null, 0, TILE_ROW_LIMIT),
+};
+
+/** Every dashboard change is a change of the project's interface tree. */
+const tree = (project: string) => () => [tileKeys.interfaces(project)];
+
+export const tileMutations = {
+  createInterface: (project: string) =>
+    mutation({
+      mutationFn: async (name: string) => (await api(createInterface, { params: { project_name: project }, body: { name } })).info,
+      invalidates: tree(project),
+    }),
+  createTab: (project: string) =>
+    mutation({
+      mutationFn: async ({ interfaceId, name }: { interfaceId: string; name: string }) =>
+        (await api(createTab, { params: { id: interfaceId }, body: { name } })).info,
+      invalidates: tree(project),
+    }),
+  deleteTab: (project: string) =>
+    mutation({
+      mutationFn: (tab: Tab) => api(deleteTab, { params: { id: tab.id } }),
+      invalidates: tree(project),
+    }),
+  createTile: (project: string) =>
+    mutation({
+      mutationFn: async ({ tabId, input }: { tabId: string; input: CreateTileInput }) => (await api(createTile, { params: { id: tabId }, body: input })).info,
+      invalidates: tree(project),
+    }),
+  updateTile: (project: string) =>
+    mutation({
+      mutationFn: async ({ tileId, input }: { tileId: string; input: UpdateTileInput }) => (await api(updateTile, { params: { id: tileId }, body: input })).info,
+      invalidates: tree(project),
+    }),
+  deleteTile: (project: string) =>
+    mutation({
+      mutationFn: (tile: Tile) => api(deleteTile, { params: { id: tile.id } }),
+      invalidates: tree(project),
+    }),
+  checkpoint: (project: string) =>
+    mutation({
+      mutationFn: async (tile: Tile) => (await api(checkpointTile, { params: { id: tile.id } })).info,
+      invalidates: tree(project),
+    }),
+  /** Export changes nothing on the server: a mutation only because it is a POST run on demand. */
+  exportTemplate: mutation({
+    mutationFn: (body: ExportTemplateInput) => api(exportTileTemplate, { body }),
+    invalidates: () => [],
+  }),
+  importTemplate: mutation({
+    mutationFn: (body: ImportTemplateInput) => api(importTileTemplate, { body }),
+    invalidates: (_r, body) => [tileKeys.interfaces(body.project)],
+  }),
+};
