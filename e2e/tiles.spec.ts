@@ -119,4 +119,29 @@ test.describe('dashboards and tile templates', () => {
     await dialog.getByRole('button', { name: 'Import', exact: true }).click();
     await expect(dialog.getByRole('list', { name: 'Import warnings' })).toContainText("Dropped unknown column 'ghost' from column_order.");
   });
+
+  test('a row edited on its context page shows in the tile over it, without a reload', async ({ page, roster }) => {
+    const user = await roster.createUser({ name: 'Row Refresher' });
+    await signIn(page, user.api_key, '/dashboards');
+    const tile = page.getByRole('region', { name: 'Tile Tasks' });
+    const tileRow = tile.getByRole('row').filter({ hasText: 'Write the first report' });
+    await expect(tileRow).toContainText('open');
+    // A reload would fetch everything afresh; the point is that the tile's cached rows are refreshed.
+    await page.evaluate(() => Object.assign(window, { sameDocument: true }));
+
+    const nav = page.getByRole('navigation');
+    await nav.getByRole('link', { name: 'Projects' }).click();
+    await page.getByRole('link', { name: 'Starter', exact: true }).click();
+    await page.getByRole('link', { name: 'Tasks', exact: true }).click();
+    const contextRow = page.getByRole('row').filter({ hasText: 'Write the first report' });
+    await contextRow.getByRole('button', { name: /^Edit row/ }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByRole('textbox', { name: 'status', exact: true }).fill('blocked');
+    await dialog.getByRole('button', { name: 'Save row' }).click();
+    await expect(contextRow).toContainText('blocked');
+
+    await nav.getByRole('link', { name: 'Dashboards' }).click();
+    await expect(tileRow).toContainText('blocked');
+    expect(await page.evaluate(() => (window as { sameDocument?: boolean }).sameDocument)).toBe(true);
+  });
 });
