@@ -38,6 +38,8 @@ export const inviteMutations = {
     mutationFn: ({ organizationId, inviteId }: { organizationId: number; inviteId: string }) =>
       api(cancelInvite, { params: { organization_id: organizationId, invite_id: inviteId } }),
     invalidates: (_r, { organizationId }) => [inviteKeys.pending(organizationId)],
+    // A 404: accepted, declined or cancelled meanwhile.
+    invalidatesOnError: ({ organizationId }) => [inviteKeys.pending(organizationId)],
   }),
   /** The caller joins: one more organization of theirs. */
   accept: mutation({

@@ -13,7 +13,7 @@ import { ErrorAlert } from '../../../components/error-alert.tsx';
 import { SecretReveal } from '../../../components/secret-reveal.tsx';
 import { inviteQueries } from '../../../data/invites.ts';
 import { applyServerErrors, useZodForm } from '../../../lib/form.ts';
-import type { Me } from '../../../lib/me-query.ts';
+import type { Me } from '../../../data/account.ts';
 import { missingPermission } from '../../../lib/use-me.ts';
 import { inviteLink, useCancelInvite, useSendInvite } from '../api.ts';
 import { RoleSelect } from './role-select.tsx';

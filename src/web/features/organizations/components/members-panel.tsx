@@ -6,7 +6,7 @@ import { confirmDelete } from '../../../components/confirm-delete.tsx';
 import { EmptyState } from '../../../components/empty-state.tsx';
 import { ErrorAlert } from '../../../components/error-alert.tsx';
 import { MountWhenOpened } from '../../../components/mount-when-opened.tsx';
-import type { Me } from '../../../lib/me-query.ts';
+import type { Me } from '../../../data/account.ts';
 import { missingPermission } from '../../../lib/use-me.ts';
 import { memberQueries } from '../../../data/members.ts';
 import { useChangeRole, useRemoveMember } from '../api.ts';
