@@ -3,12 +3,13 @@ import type { ComponentType } from 'react';
 import type { LoaderFunctionArgs, RouteObject } from 'react-router';
 import { PAGES, SHELL, SIGN_IN_PAGE, type PageModule, type PagePath } from '../../shared/pages.ts';
 import { assistantQueries } from '../features/assistants/queries.ts';
-import { orgQueries } from '../features/organizations/queries.ts';
 import { contextQueries } from '../data/contexts.ts';
+import { memberQueries } from '../data/members.ts';
+import { organizationQueries } from '../data/organizations.ts';
 import { projectQueries } from '../data/projects.ts';
 import { queryClient } from '../lib/query-client.ts';
 import { sessionStore } from '../lib/session.ts';
-import { meQuery } from '../lib/me-query.ts';
+import { meQuery } from '../data/account.ts';
 import { RouteError } from './route-error.tsx';
 import { NotFoundPage } from './not-found-page.tsx';
 
@@ -44,7 +45,7 @@ const prefetchOrganization = prefetching(() => {
   queryClient.ensureQueryData(meQuery).then(
     (me) => {
       const orgId = me.key.kind === 'organization' ? me.key.organization_id : null;
-      return orgId === null ? queryClient.prefetchQuery(orgQueries.mine()) : queryClient.prefetchQuery(orgQueries.members(orgId));
+      return orgId === null ? queryClient.prefetchQuery(organizationQueries.mine()) : queryClient.prefetchQuery(memberQueries.list(orgId));
     },
     // The page asks again and shows the error.
     () => undefined,
