@@ -3,13 +3,11 @@ import { commitContext, listCommits, rollbackContext } from '../../shared/operat
 import { api } from '../lib/api-client.ts';
 import { mutation } from '../lib/mutation.ts';
 import { contextKeys } from './contexts.ts';
-import { projectKeys } from './projects.ts';
-import { rowKeys } from './rows.ts';
 
 // Versions of a context: its commit history, committing and rolling back.
 
 export const commitKeys = {
-  all: (project: string, context: string) => [...projectKeys.all, 'commits', project, context] as const,
+  all: contextKeys.commits,
 };
 
 export const commitQueries = {
@@ -21,7 +19,7 @@ export const commitQueries = {
 };
 
 /** A commit or a rollback moves HEAD (the context), the history, and (rollback) the rows. */
-const moved = (project: string, context: string) => [contextKeys.all(project), rowKeys.all(project, context), commitKeys.all(project, context)];
+const moved = (project: string, context: string) => [contextKeys.all(project), contextKeys.rows(project, context), contextKeys.commits(project, context)];
 
 export const commitMutations = {
   commit: (project: string, context: string) =>

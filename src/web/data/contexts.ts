@@ -3,9 +3,7 @@ import { createContext, deleteContext, listContexts } from '../../shared/operati
 import type { ContextInputType } from '../../shared/projects.ts';
 import { api } from '../lib/api-client.ts';
 import { mutation } from '../lib/mutation.ts';
-import { commitKeys } from './commits.ts';
 import { projectKeys } from './projects.ts';
-import { rowKeys } from './rows.ts';
 
 // Contexts of a project: cache keys, reads and changes. Under ['projects', …]: deleting a project drops them.
 
@@ -14,6 +12,10 @@ export const contextKeys = {
   all: (project: string) => [...projectKeys.all, 'contexts', project] as const,
   list: (project: string, prefix: string) => [...contextKeys.all(project), 'list', prefix] as const,
   one: (project: string, context: string) => [...contextKeys.all(project), 'one', context] as const,
+  // The rows and the history of a context (rows.ts, commits.ts) are keyed here, so that those files
+  // import this one and never each other.
+  rows: (project: string, context: string) => [...projectKeys.all, 'rows', project, context] as const,
+  commits: (project: string, context: string) => [...projectKeys.all, 'commits', project, context] as const,
 };
 
 const list = (project: string, prefix: string, signal: AbortSignal) =>
@@ -44,6 +46,6 @@ export const contextMutations = {
     mutation({
       mutationFn: (name: string) => api(deleteContext, { params: { project_name: project, context_name: name } }),
       invalidates: () => [contextKeys.all(project)],
-      removes: (_r, name) => [rowKeys.all(project, name), commitKeys.all(project, name)],
+      removes: (_r, name) => [contextKeys.rows(project, name), contextKeys.commits(project, name)],
     }),
 };

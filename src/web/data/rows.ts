@@ -4,15 +4,13 @@ import { createLogs, deleteLog, listLogs, updateLog } from '../../shared/operati
 import type { Log } from '../../shared/projects.ts';
 import { api } from '../lib/api-client.ts';
 import { mutation } from '../lib/mutation.ts';
-import { commitKeys } from './commits.ts';
 import { contextKeys } from './contexts.ts';
-import { projectKeys } from './projects.ts';
 
 // Rows (logs) of a context: cache keys, reads and changes. The context page and the dashboard tiles read
 // through these same keys, so a row changed on one refreshes the other.
 
 export const rowKeys = {
-  all: (project: string, context: string) => [...projectKeys.all, 'rows', project, context] as const,
+  all: contextKeys.rows,
   page: (project: string, context: string, commit: string | null, offset: number, limit: number) =>
     [...rowKeys.all(project, context), commit ?? 'now', offset, limit] as const,
   every: (project: string, context: string, commit: string | null) => [...rowKeys.all(project, context), 'all', commit ?? 'now'] as const,
@@ -55,7 +53,7 @@ export const rowQueries = {
 };
 
 /** A row change also changes its context (uncommitted count) and what its history shows as pending. */
-const touched = (project: string, context: string) => [contextKeys.all(project), rowKeys.all(project, context), commitKeys.all(project, context)];
+const touched = (project: string, context: string) => [contextKeys.all(project), contextKeys.rows(project, context), contextKeys.commits(project, context)];
 
 export const rowMutations = {
   add: (project: string, context: string) =>
