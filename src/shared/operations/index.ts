@@ -10,6 +10,7 @@ import * as projects from './projects.ts';
 import * as system from './system.ts';
 import * as tiles from './tiles.ts';
 import * as users from './users.ts';
+import * as voices from './voices.ts';
 
 /**
  * Every operation of the API, one module per resource. The server must register a handler for each
@@ -28,4 +29,5 @@ export const OPERATIONS: readonly AnyOperation[] = [
   account,
   customEndpoints,
   assistants,
+  voices,
 ].flatMap((module) => Object.values(module) as AnyOperation[]);
