@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { Kysely, PostgresDialect, SqliteDialect, type Transaction } from 'kysely';
+import { Kysely, PostgresDialect, sql, SqliteDialect, type Transaction } from 'kysely';
 import type { Database } from './types.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -63,4 +63,9 @@ function cachePreparedStatements(sqlite: import('better-sqlite3').Database, limi
     cache.set(source, statement);
     return statement;
   }) as typeof sqlite.prepare;
+}
+
+/** A round trip to the database (the health check); throws when it cannot answer. */
+export async function pingDatabase(db: Conn): Promise<void> {
+  await sql`select 1`.execute(db);
 }

@@ -1,2 +1,70 @@
-// Operations of this resource: see ../operation.ts. (To be filled in while converting the module.)
-export {};
+import {
+  CanDeleteAccountSchema,
+  CreateWithBusinessInfoInput,
+  CreateWithBusinessInfoResponse,
+  DeleteAccountInput,
+  SetSpendingLimitResponse,
+  SpendingLimitInput,
+  SpendingLimitSchema,
+} from '../account.ts';
+import { MessageSchema } from '../common.ts';
+import { SIGNED_IN, operation } from '../operation.ts';
+
+export const createUserWithBusinessInfo = operation({
+  method: 'POST',
+  path: '/v0/user/create-with-business-info',
+  operationId: 'createUserWithBusinessInfo',
+  summary: 'Create a user with a business classification, or classify your own account (email null)',
+  tag: 'user',
+  access: SIGNED_IN,
+  body: CreateWithBusinessInfoInput,
+  response: CreateWithBusinessInfoResponse,
+  errors: [400, 422],
+  idempotent: true,
+});
+
+export const getSpendingLimit = operation({
+  method: 'GET',
+  path: '/v0/user/spending-limit',
+  operationId: 'getSpendingLimit',
+  summary: 'Your monthly spending cap for personal usage (null = no limit)',
+  tag: 'user',
+  extension: true,
+  access: SIGNED_IN,
+  response: SpendingLimitSchema,
+});
+
+export const setSpendingLimit = operation({
+  method: 'PUT',
+  path: '/v0/user/spending-limit',
+  operationId: 'setSpendingLimit',
+  summary: 'Set your monthly spending cap; personal assistants above it are capped',
+  tag: 'user',
+  access: SIGNED_IN,
+  body: SpendingLimitInput,
+  response: SetSpendingLimitResponse,
+  errors: [403, 422],
+});
+
+export const canDeleteAccount = operation({
+  method: 'GET',
+  path: '/v0/user/can-delete-account',
+  operationId: 'canDeleteAccount',
+  summary: 'Whether your account can be deleted now, and what blocks it',
+  tag: 'user',
+  access: SIGNED_IN,
+  response: CanDeleteAccountSchema,
+});
+
+export const deleteAccount = operation({
+  method: 'DELETE',
+  path: '/v0/user/delete-account',
+  operationId: 'deleteAccount',
+  summary: 'Delete your account: personal data, files and keys (refused while blockers exist)',
+  tag: 'user',
+  extension: true,
+  access: SIGNED_IN,
+  body: DeleteAccountInput,
+  response: MessageSchema,
+  errors: [400, 409, 422],
+});

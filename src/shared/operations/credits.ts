@@ -1,2 +1,14 @@
-// Operations of this resource: see ../operation.ts. (To be filled in while converting the module.)
-export {};
+import { CreditsSchema } from '../credits.ts';
+import { inScope, operation } from '../operation.ts';
+
+export const getCredits = operation({
+  method: 'GET',
+  path: '/v0/credits',
+  operationId: 'getCredits',
+  summary: 'Credit balance of the key’s scope',
+  tag: 'credits',
+  extension: true,
+  access: inScope('billing:read'),
+  response: CreditsSchema,
+  errors: [403],
+});

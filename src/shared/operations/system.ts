@@ -1,2 +1,13 @@
-// Operations of this resource: see ../operation.ts. (To be filled in while converting the module.)
-export {};
+import { PUBLIC, operation } from '../operation.ts';
+import { HealthSchema } from '../users.ts';
+
+export const health = operation({
+  method: 'GET',
+  path: '/v0/health',
+  operationId: 'health',
+  summary: 'Liveness and database check',
+  tag: 'system',
+  extension: true,
+  access: PUBLIC,
+  response: HealthSchema,
+});

@@ -7,7 +7,7 @@ import { orgQueries } from '../features/organizations/queries.ts';
 import { projectQueries } from '../features/projects/queries.ts';
 import { queryClient } from '../lib/query-client.ts';
 import { sessionStore } from '../lib/session.ts';
-import { meQuery } from '../lib/me-query.ts';
+import { meQuery } from '../data/account.ts';
 import { RouteError } from './route-error.tsx';
 import { NotFoundPage } from './not-found-page.tsx';
 

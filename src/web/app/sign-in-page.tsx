@@ -3,9 +3,9 @@ import { IconChevronDown, IconChevronRight, IconInfoCircle } from '@tabler/icons
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Navigate, useNavigate, useSearchParams } from 'react-router';
-import { api, ApiError } from '../lib/api-client.ts';
+import { whoIs } from '../data/account.ts';
+import { ApiError } from '../lib/api-client.ts';
 import { normalizeBase, useSession } from '../lib/session.ts';
-import type { Me } from '../lib/me-query.ts';
 
 // Plain rules rather than a zod schema: the sign-in screen is the first download, and this is all it checks.
 interface SignInValues {
@@ -48,7 +48,7 @@ export function SignInPage() {
     const apiKey = values.apiKey.trim();
     const base = normalizeBase(values.apiBase);
     try {
-      await api.get<Me>('/v0/user/basic-info', { key: apiKey, apiBase: base });
+      await whoIs(apiKey, base);
     } catch (error) {
       const message =
         error instanceof ApiError && error.status === 401

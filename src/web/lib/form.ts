@@ -13,13 +13,15 @@ export type FormValues<S extends z.ZodType> = { [K in keyof z.output<S>]-?: Excl
 /**
  * react-hook-form validated by a zod schema: the values' types come from the schema, and
  * `handleSubmit` hands over the parsed output. The one place the resolver's types are bridged.
+ * A form whose inputs hold something else than the schema's output (null for "not given", cleaned
+ * by a preprocess step) names its values type as the second type argument.
  */
-export function useZodForm<S extends z.ZodType<FieldValues, any>>(
+export function useZodForm<S extends z.ZodType<FieldValues, any>, V extends FieldValues = FormValues<S>>(
   schema: S,
-  options: Omit<UseFormProps<FormValues<S>, unknown, z.output<S>>, 'resolver'> = {},
+  options: Omit<UseFormProps<V, unknown, z.output<S>>, 'resolver'> = {},
 ) {
-  const resolver = zodResolver(schema as never) as unknown as Resolver<FormValues<S>, unknown, z.output<S>>;
-  return useForm<FormValues<S>, unknown, z.output<S>>({ ...options, resolver });
+  const resolver = zodResolver(schema as never) as unknown as Resolver<V, unknown, z.output<S>>;
+  return useForm<V, unknown, z.output<S>>({ ...options, resolver });
 }
 
 /**

@@ -10,6 +10,8 @@ export interface MutationDef<V, R> {
   invalidates: (result: R, variables: V) => QueryKey[];
   /** Queries to drop after success (what no longer exists). */
   removes?: (result: R, variables: V) => QueryKey[];
+  /** Queries to refetch after a failure too (the failure may say the cache is out of date: a 404 for what was deleted elsewhere). */
+  invalidatesOnError?: (variables: V) => QueryKey[];
 }
 
 export function mutation<V, R>(def: MutationDef<V, R>): MutationDef<V, R> {
@@ -31,6 +33,9 @@ export function useApiMutation<V, R>(def: MutationDef<V, R>, callbacks: Callback
       for (const queryKey of def.invalidates(result, variables)) void client.invalidateQueries({ queryKey });
       return callbacks.onSuccess?.(result, variables);
     },
-    onError: callbacks.onError,
+    onError: (error, variables) => {
+      for (const queryKey of def.invalidatesOnError?.(variables) ?? []) void client.invalidateQueries({ queryKey });
+      return callbacks.onError?.(error, variables);
+    },
   });
 }

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { meQuery, type Me } from './me-query.ts';
+import { meQuery, type Me } from '../data/account.ts';
 
 /** "Who am I" for the active key: name, credits, and the key's workspace, role and permissions. */
 export function useMe() {

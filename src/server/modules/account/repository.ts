@@ -49,22 +49,3 @@ export async function deletionBlockers(db: Conn, userId: string): Promise<Blocke
  */
 export type UserDeletionHook = (tx: Conn, userId: string) => Promise<(() => Promise<void>) | void>;
 export const userDeletionHooks: UserDeletionHook[] = [];
-
-/**
- * Removes the user's personal data and keys (rows referencing the user cascade) unless blockers exist,
- * and returns the cleanups (stored files) to run once the transaction has committed.
- */
-export async function deleteUserAccount(db: Conn, userId: string): Promise<{ blockers: Blocker[]; cleanups: (() => Promise<void>)[] }> {
-  return db.transaction().execute(async (tx) => {
-    // Checked again inside the transaction: an organization created meanwhile still blocks.
-    const blockers = await deletionBlockers(tx, userId);
-    if (blockers.length > 0) return { blockers, cleanups: [] };
-    const cleanups: (() => Promise<void>)[] = [];
-    for (const hook of userDeletionHooks) {
-      const cleanup = await hook(tx, userId);
-      if (cleanup) cleanups.push(cleanup);
-    }
-    await tx.deleteFrom('users').where('id', '=', userId).execute();
-    return { blockers: [], cleanups };
-  });
-}

@@ -51,3 +51,8 @@ export function findProjectByName(db: Conn, scope: Scope, name: string) {
 export async function deleteProject(db: Conn, projectId: number): Promise<void> {
   await db.deleteFrom('projects').where('id', '=', projectId).execute();
 }
+
+/** Deletes the user's personal projects (with their contexts, rows and dashboards); part of account deletion. */
+export async function deletePersonalProjects(db: Conn, userId: string): Promise<void> {
+  await db.deleteFrom('projects').where('scope_key', '=', scopeKey({ userId, organizationId: null })).execute();
+}

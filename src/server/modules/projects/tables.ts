@@ -2,7 +2,7 @@ import type { Generated } from 'kysely';
 
 export interface ProjectTable {
   id: Generated<number>;
-  user_id: string;
+  user_id: string | null; // the creator; null once they deleted their account (organization rows outlive them)
   organization_id: number | null;
   scope_key: string;
   name: string;

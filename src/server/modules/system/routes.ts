@@ -1,9 +1,9 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { sql } from 'kysely';
 import type { FastifyInstance } from 'fastify';
 import fastifyStatic from '@fastify/static';
-import { HealthSchema } from '../../../shared/users.ts';
+import { health } from '../../../shared/operations/system.ts';
+import { pingDatabase } from '../../db/connection.ts';
 import { buildOpenApi } from '../../http/openapi.ts';
 import { route } from '../../http/route.ts';
 import pkg from '../../../../package.json' with { type: 'json' };
@@ -30,19 +30,9 @@ const DOCS_PAGE = `<!doctype html>
 const DOCS_INIT = `window.ui = SwaggerUIBundle({ url: '/v0/openapi.json', dom_id: '#reference', deepLinking: true, persistAuthorization: false, tryItOutEnabled: true });`;
 
 export async function systemRoutes(app: FastifyInstance): Promise<void> {
-  route(app, {
-    method: 'GET',
-    url: '/v0/health',
-    operationId: 'health',
-    summary: 'Liveness and database check',
-    tag: 'system',
-    extension: true,
-    auth: false,
-    response: HealthSchema,
-    handler: async ({ deps }) => {
-      await sql`select 1`.execute(deps.db);
-      return { status: 'ok' as const, database: 'ok' as const, version: VERSION };
-    },
+  route(app, health, async ({ deps }) => {
+    await pingDatabase(deps.db);
+    return { status: 'ok' as const, database: 'ok' as const, version: VERSION };
   });
 
   let document: unknown;

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Conn } from '../../db/connection.ts';
+import { runPrepared } from '../../db/prepared.ts';
 import { generateApiKey } from '../../auth/keys.ts';
 import { openAccount } from '../credits/repository.ts';
 
@@ -90,4 +91,43 @@ export async function rotatePersonalKey(db: Conn, userId: string, now: Date): Pr
       .execute();
     return insertPersonalKey(tx, userId, at);
   });
+}
+
+/** The dashboard asks this on every page: the user and their personal balance in one query (prepared once). */
+const userWithBalanceQuery = (db: Conn) =>
+  db
+    .selectFrom('users as u')
+    .leftJoin('billing_accounts as b', 'b.user_id', 'u.id')
+    .selectAll('u')
+    .select('b.credits_micros')
+    .where('u.id', '=', '?');
+
+export async function findUserWithBalance(db: Conn, userId: string) {
+  const [user] = await runPrepared(db, 'basic-info', userWithBalanceQuery, [userId]);
+  return user;
+}
+
+/** Sets the account classification (and names when given) of an existing user. */
+export async function classifyUser(
+  db: Conn,
+  userId: string,
+  input: { accountType: string; businessInfo: unknown; firstName?: string | null; lastName?: string | null },
+  now: Date,
+): Promise<void> {
+  await db
+    .updateTable('users')
+    .set({
+      account_type: input.accountType,
+      business_info: input.businessInfo ? JSON.stringify(input.businessInfo) : null,
+      ...(input.firstName ? { first_name: input.firstName } : {}),
+      ...(input.lastName ? { last_name: input.lastName } : {}),
+      updated_at: now.toISOString(),
+    })
+    .where('id', '=', userId)
+    .execute();
+}
+
+/** Deletes the user; their keys and memberships go by cascade (account deletion, after its other steps). */
+export async function deleteUser(db: Conn, userId: string): Promise<void> {
+  await db.deleteFrom('users').where('id', '=', userId).execute();
 }

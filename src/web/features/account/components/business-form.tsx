@@ -1,9 +1,8 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import { Alert, Button, Group, SegmentedControl, SimpleGrid, Stack, Switch, Text, TextInput } from '@mantine/core';
-import { Controller, useForm, type Resolver } from 'react-hook-form';
-import type { z } from 'zod';
+import { Controller } from 'react-hook-form';
+import { z } from 'zod';
 import { CreateWithBusinessInfoInput } from '../../../../shared/account.ts';
-import { applyServerErrors } from '../../../lib/form.ts';
+import { applyServerErrors, useZodForm } from '../../../lib/form.ts';
 import { CountrySelect } from '../../../components/country-select.tsx';
 
 type Output = z.output<typeof CreateWithBusinessInfoInput>;
@@ -45,9 +44,8 @@ function clean(values: Values): Values {
   };
 }
 
-const zod = zodResolver(CreateWithBusinessInfoInput) as unknown as Resolver<Values, unknown, Output>;
 /** Blank optional inputs are "not given" before the schema sees them. */
-const resolver: Resolver<Values, unknown, Output> = (values, context, options) => zod(clean(values), context, options);
+const FormSchema = z.preprocess((values) => clean(values as Values), CreateWithBusinessInfoInput);
 
 const emptyBusiness: NonNullable<Values['business_info']> = {
   business_name: '',
@@ -72,8 +70,7 @@ export function BusinessForm({
   submitLabel: string;
   onSubmit: (values: Output) => Promise<unknown>;
 }) {
-  const form = useForm<Values, unknown, Output>({
-    resolver,
+  const form = useZodForm<typeof FormSchema, Values>(FormSchema, {
     defaultValues: { account_type: defaultAccountType ?? 'individual', email: withIdentity ? '' : null, name: '', last_name: '', business_info: null },
   });
   const { errors, isSubmitting } = form.formState;

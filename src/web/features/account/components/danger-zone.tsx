@@ -5,7 +5,8 @@ import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { ErrorAlert } from '../../../components/error-alert.tsx';
 import { errorMessage } from '../../../lib/api-client.ts';
-import { accountQueries, useDeleteAccount } from '../api.ts';
+import { accountQueries } from '../../../data/account.ts';
+import { useDeleteAccount } from '../api.ts';
 
 /** Account deletion: blockers first (with links that resolve them), then a typed confirmation. */
 export function DangerZone({ email }: { email: string | null }) {

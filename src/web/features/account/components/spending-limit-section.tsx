@@ -4,7 +4,8 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { ErrorAlert } from '../../../components/error-alert.tsx';
 import { ApiError, errorMessage } from '../../../lib/api-client.ts';
-import { accountQueries, useSetSpendingLimit } from '../api.ts';
+import { accountQueries } from '../../../data/account.ts';
+import { useSetSpendingLimit } from '../api.ts';
 
 const money = new Intl.NumberFormat(undefined, { style: 'currency', currency: 'USD' });
 

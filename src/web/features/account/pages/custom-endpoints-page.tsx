@@ -1,33 +1,21 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import { ActionIcon, Alert, Button, Code, Group, Modal, Skeleton, Stack, Table, Text, TextInput, Tooltip, VisuallyHidden } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { IconPlugConnected, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import { useForm, type Resolver } from 'react-hook-form';
-import type { z } from 'zod';
 import { CustomEndpointInput } from '../../../../shared/custom-endpoints.ts';
 import { confirmDelete } from '../../../components/confirm-delete.tsx';
 import { EmptyState } from '../../../components/empty-state.tsx';
 import { ErrorAlert } from '../../../components/error-alert.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
-import { applyServerErrors } from '../../../lib/form.ts';
+import { applyServerErrors, useZodForm } from '../../../lib/form.ts';
 import { missingPermission, useMe } from '../../../lib/use-me.ts';
-import { accountQueries, useCreateCustomEndpoint, useDeleteCustomEndpoint } from '../api.ts';
+import { customEndpointQueries } from '../../../data/custom-endpoints.ts';
+import { useCreateCustomEndpoint, useDeleteCustomEndpoint } from '../api.ts';
 
-interface Values {
-  name: string;
-  url: string;
-  model_arg: string;
-  key_name: string;
-}
-const resolver = zodResolver(CustomEndpointInput) as unknown as Resolver<Values, unknown, z.output<typeof CustomEndpointInput>>;
 
 function AddEndpointModal({ opened, onClose }: { opened: boolean; onClose: () => void }) {
   const create = useCreateCustomEndpoint();
-  const form = useForm<Values, unknown, z.output<typeof CustomEndpointInput>>({
-    resolver,
-    defaultValues: { name: '', url: '', model_arg: '', key_name: '' },
-  });
+  const form = useZodForm(CustomEndpointInput, { defaultValues: { name: '', url: '', model_arg: '', key_name: '' } });
   const { errors, isSubmitting } = form.formState;
   const close = () => {
     form.reset();
@@ -69,7 +57,7 @@ function AddEndpointModal({ opened, onClose }: { opened: boolean; onClose: () =>
 }
 
 export function CustomEndpointsPage() {
-  const endpoints = useQuery(accountQueries.customEndpoints());
+  const endpoints = useQuery(customEndpointQueries.list());
   const me = useMe();
   const remove = useDeleteCustomEndpoint();
   const [opened, { open, close }] = useDisclosure(false);

@@ -1,0 +1,63 @@
+import type { z } from 'zod';
+import type { Blocker, CreateWithBusinessInfoInput } from '../../../shared/account.ts';
+import type { Conn } from '../../db/connection.ts';
+import { isUniqueViolation } from '../../db/unique-violation.ts';
+import { badRequestError } from '../../domain-errors.ts';
+import { deletePersonalCustomEndpoints } from '../custom-endpoints/repository.ts';
+import { deletePersonalProjects } from '../projects/repository.ts';
+import { createUser, deleteUser, findUser, findUserByEmail, type NewUser } from '../users/repository.ts';
+import { deletionBlockers, userDeletionHooks } from './repository.ts';
+
+const DUPLICATE_EMAIL = 'A user with this email already exists.';
+
+/** Signs a new user up (semantics.md §4): refused with the spec's 400 when the e-mail is taken, even by a concurrent request. */
+export async function signUp(
+  db: Conn,
+  input: NewUser & { email: string },
+  now: Date,
+  beforeCommit: (tx: Conn, created: { userId: string; apiKey: string }) => Promise<void>,
+): Promise<{ userId: string; apiKey: string }> {
+  if (await findUserByEmail(db, input.email)) throw badRequestError(DUPLICATE_EMAIL);
+  try {
+    return await createUser(db, input, now, beforeCommit);
+  } catch (error) {
+    // Two requests for one e-mail at once: the unique index lets one through.
+    if (isUniqueViolation(error)) throw badRequestError(DUPLICATE_EMAIL);
+    throw error;
+  }
+}
+
+/** The business details kept for an account type (only business accounts have them). */
+export function businessInfoOf(input: Pick<z.output<typeof CreateWithBusinessInfoInput>, 'account_type' | 'business_info'>) {
+  return input.account_type === 'business' ? (input.business_info ?? null) : null;
+}
+
+/**
+ * Deletes the account unless blockers exist: the user's personal projects, custom endpoints,
+ * assistants and files, and (by cascade) their keys and memberships, in one transaction. What the
+ * user created in organizations stays there. Returns the cleanups (stored files) to run after commit.
+ */
+export async function deleteAccount(
+  db: Conn,
+  userId: string,
+  confirmEmail: string,
+): Promise<{ blockers: Blocker[]; cleanups: (() => Promise<void>)[] }> {
+  const user = await findUser(db, userId);
+  if (!user || (user.email ?? '').toLowerCase() !== confirmEmail.toLowerCase()) {
+    throw badRequestError('confirm_email does not match the e-mail address of this account.');
+  }
+  return db.transaction().execute(async (tx) => {
+    // Checked again inside the transaction: an organization created meanwhile still blocks.
+    const blockers = await deletionBlockers(tx, userId);
+    if (blockers.length > 0) return { blockers, cleanups: [] };
+    await deletePersonalProjects(tx, userId);
+    await deletePersonalCustomEndpoints(tx, userId);
+    const cleanups: (() => Promise<void>)[] = [];
+    for (const hook of userDeletionHooks) {
+      const cleanup = await hook(tx, userId);
+      if (cleanup) cleanups.push(cleanup);
+    }
+    await deleteUser(tx, userId);
+    return { blockers: [], cleanups };
+  });
+}
