@@ -2,7 +2,9 @@ import type { QueryKey } from '@tanstack/react-query';
 import type { ComponentType } from 'react';
 import type { LoaderFunctionArgs, RouteObject } from 'react-router';
 import { PAGES, SHELL, SIGN_IN_PAGE, type PageModule, type PagePath } from '../../shared/pages.ts';
-import { assistantQueries } from '../features/assistants/queries.ts';
+import { assistantQueries } from '../data/assistants.ts';
+import { creditQueries } from '../data/credits.ts';
+import { voiceQueries } from '../data/voices.ts';
 import { orgQueries } from '../features/organizations/queries.ts';
 import { projectQueries } from '../features/projects/queries.ts';
 import { queryClient } from '../lib/query-client.ts';
@@ -60,10 +62,10 @@ const prefetches: Partial<Record<PagePath, Pick<RouteObject, 'loader' | 'shouldR
     projectQueries.contexts(params.project ?? '', new URL(request.url).searchParams.get('prefix') ?? ''),
   ]),
   'projects/:project/contexts/:context': prefetch(({ params }) => [projectQueries.context(params.project ?? '', params.context ?? '')]),
-  assistants: prefetch(() => [assistantQueries.list(), assistantQueries.voices()]),
-  'assistants/new': prefetch(() => [assistantQueries.pricing(), assistantQueries.credits(), assistantQueries.voices()]),
-  'assistants/:id': prefetch(({ params }) => [...assistantId(params.id), assistantQueries.voices()]),
-  'assistants/voices': prefetch(() => [assistantQueries.voices()]),
+  assistants: prefetch(() => [assistantQueries.list(), voiceQueries.list()]),
+  'assistants/new': prefetch(() => [assistantQueries.pricing(), creditQueries.balance(), voiceQueries.list()]),
+  'assistants/:id': prefetch(({ params }) => [...assistantId(params.id), voiceQueries.list()]),
+  'assistants/voices': prefetch(() => [voiceQueries.list()]),
   organization: prefetchOrganization,
 };
 
