@@ -1,5 +1,6 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
+import { lightOperations } from './scripts/light-operations.ts';
 
 const api = `http://127.0.0.1:${process.env.PORT || 8080}`;
 
@@ -15,7 +16,7 @@ const frameBuild = defineConfig({
 });
 
 const appBuild = defineConfig({
-  plugins: [react()],
+  plugins: [lightOperations(), react()],
   server: {
     port: 5173,
     proxy: { '/v0': api, '/docs': api },

@@ -10,6 +10,7 @@ export type DomainErrorKind =
   | 'too-large' // 413
   | 'unsupported-type' // 415
   | 'invalid-field' // 422 for one field, in the shape of schema validation errors
+  | 'rate-limited' // 429: a quota of the domain (invites per organization per hour); retry later
   | 'unavailable'; // 503: a dependency (storage, mail) is down; try again later
 
 export class DomainError extends Error {
@@ -18,7 +19,7 @@ export class DomainError extends Error {
     message: string,
     /** For `invalid-field`: where the value came from (`['body', 'role_id']`). */
     readonly field: (string | number)[] = [],
-    /** For `unavailable`: seconds to wait before retrying. */
+    /** For `unavailable` and `rate-limited`: seconds to wait before retrying. */
     readonly retryAfterSeconds?: number,
   ) {
     super(message);
@@ -32,3 +33,5 @@ export const forbiddenError = (message: string) => new DomainError('forbidden', 
 export const notFoundError = (message: string) => new DomainError('not-found', message);
 export const conflictError = (message: string) => new DomainError('conflict', message);
 export const invalidField = (field: (string | number)[], message: string) => new DomainError('invalid-field', message, field);
+export const rateLimited = (message: string, retryAfterSeconds: number) =>
+  new DomainError('rate-limited', message, [], retryAfterSeconds);

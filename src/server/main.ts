@@ -7,7 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
 import { loadConfig, type Config } from './config.ts';
 import { createUser, findUserByEmail, rotatePersonalKey } from './modules/users/repository.ts';
-import { createOrganization } from './modules/organizations/repository.ts';
+import { createOrganization } from './modules/organizations/service.ts';
 import { accountOf, addCredits, fromMicros, toMicros } from './modules/credits/repository.ts';
 import { email as emailSchema } from '../shared/common.ts';
 import { backupSqlite, restoreSqlite, sqliteFileOf } from './db/backup.ts';

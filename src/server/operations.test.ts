@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fs from 'node:fs';
 import path from 'node:path';
-import { OPERATIONS } from '../shared/operations/index.ts';
+import { OPERATION_MODULES, OPERATIONS } from '../shared/operations/index.ts';
 import { makeTestApp } from './testing/harness.ts';
 
 // Routes that are not API operations: the OpenAPI document itself, and stored files (modules/files),
@@ -27,6 +27,12 @@ describe('one definition per operation', () => {
     expect(ids.length).toBe(new Set(ids).size);
     const routes = OPERATIONS.map((op) => `${op.method} ${op.path}`);
     expect(routes.length).toBe(new Set(routes).size);
+  });
+
+  it('lists every operation module by its file name (the dashboard build serves them without their schemas)', () => {
+    const dir = path.resolve(import.meta.dirname, '../shared/operations');
+    const files = fs.readdirSync(dir).filter((f) => f.endsWith('.ts') && f !== 'index.ts').map((f) => f.slice(0, -3));
+    expect(Object.keys(OPERATION_MODULES).sort()).toEqual(files.sort());
   });
 
   it('keeps API paths out of the dashboard: src/web reaches /v0 only through the definitions', () => {

@@ -101,8 +101,10 @@ function requireKeyPermission(principal: Principal, permission: Permission): voi
 }
 
 /**
- * Organization-path operations: the caller's role in the organization of the path decides, whichever
- * key was used. Not a member → 404 (existence is not revealed); member without the permission → 403.
+ * Organization-path operations. A personal key acts as the person: their current role in the
+ * organization of the path decides. An organization key acts only in its own organization (any other is
+ * not found, even where the person is Owner) with its member's current role. Not a member → 404
+ * (existence is not revealed); a role without the permission → 403.
  */
 async function requireOrgPermission(
   db: Conn,
@@ -110,6 +112,7 @@ async function requireOrgPermission(
   organizationId: number,
   permission: Permission,
 ): Promise<OrganizationAccess> {
+  if (principal.keyKind === 'organization' && principal.organizationId !== organizationId) throw notFound('Organization not found.');
   const [row] = await runPrepared(db, 'org-membership', membershipLookup, [organizationId, principal.userId]);
   if (!row) throw notFound('Organization not found.');
   const role = roleById(row.role_id);
@@ -117,6 +120,13 @@ async function requireOrgPermission(
     throw forbidden(`Missing permission ${permission} in organization ${organizationId}.`);
   }
   return { id: organizationId, roleId: row.role_id, name: row.name };
+}
+
+/** Account operations act on the person's account: an organization key must not (a leaked one would delete the account). */
+function requirePersonalKey(principal: Principal): void {
+  if (principal.keyKind !== 'personal') {
+    throw forbidden('This changes your account: use your personal API key, not an organization key.');
+  }
 }
 
 /**
@@ -132,6 +142,9 @@ export async function authorize(
   switch (access.kind) {
     case 'public':
     case 'signed-in':
+      return null;
+    case 'account':
+      requirePersonalKey(principal);
       return null;
     case 'scope':
       requireKeyPermission(principal, access.permission);

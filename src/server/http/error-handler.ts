@@ -27,6 +27,7 @@ const STATUS_OF: Record<DomainErrorKind, number> = {
   'too-large': 413,
   'unsupported-type': 415,
   'invalid-field': 422,
+  'rate-limited': 429,
   unavailable: 503,
 };
 

@@ -6,7 +6,8 @@ import { afterEach } from 'vitest';
 import { buildApp } from '../app.ts';
 import { testConfig, type Config } from '../config.ts';
 import { toMicros } from '../modules/credits/repository.ts';
-import { createOrganization, insertMembership } from '../modules/organizations/repository.ts';
+import { insertMembership } from '../modules/organizations/repository.ts';
+import { createOrganization } from '../modules/organizations/service.ts';
 import { createUser } from '../modules/users/repository.ts';
 import { freshTestDatabase } from './test-database.ts';
 

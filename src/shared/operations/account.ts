@@ -8,7 +8,7 @@ import {
   SpendingLimitSchema,
 } from '../account.ts';
 import { MessageSchema } from '../common.ts';
-import { SIGNED_IN, operation } from '../operation.ts';
+import { ACCOUNT, SIGNED_IN, operation } from '../operation.ts';
 
 export const createUserWithBusinessInfo = operation({
   method: 'POST',
@@ -16,10 +16,10 @@ export const createUserWithBusinessInfo = operation({
   operationId: 'createUserWithBusinessInfo',
   summary: 'Create a user with a business classification, or classify your own account (email null)',
   tag: 'user',
-  access: SIGNED_IN,
+  access: ACCOUNT,
   body: CreateWithBusinessInfoInput,
   response: CreateWithBusinessInfoResponse,
-  errors: [400, 422],
+  errors: [400, 403, 422],
   idempotent: true,
 });
 
@@ -40,7 +40,7 @@ export const setSpendingLimit = operation({
   operationId: 'setSpendingLimit',
   summary: 'Set your monthly spending cap; personal assistants above it are capped',
   tag: 'user',
-  access: SIGNED_IN,
+  access: ACCOUNT,
   body: SpendingLimitInput,
   response: SetSpendingLimitResponse,
   errors: [403, 422],
@@ -63,8 +63,8 @@ export const deleteAccount = operation({
   summary: 'Delete your account: personal data, files and keys (refused while blockers exist)',
   tag: 'user',
   extension: true,
-  access: SIGNED_IN,
+  access: ACCOUNT,
   body: DeleteAccountInput,
   response: MessageSchema,
-  errors: [400, 409, 422],
+  errors: [400, 403, 409, 422],
 });

@@ -12,12 +12,8 @@ import * as tiles from './tiles.ts';
 import * as users from './users.ts';
 import * as voices from './voices.ts';
 
-/**
- * Every operation of the API, one module per resource. The server must register a handler for each
- * (app.test.ts) and the OpenAPI document describes exactly these. The dashboard imports the modules
- * it needs directly, never this list (it would pull every schema into the first screen).
- */
-export const OPERATIONS: readonly AnyOperation[] = [
+/** The operation modules by file name (the dashboard's build serves each as plain method + path: vite.config.ts). */
+export const OPERATION_MODULES = {
   system,
   users,
   credits,
@@ -27,7 +23,14 @@ export const OPERATIONS: readonly AnyOperation[] = [
   organizations,
   invites,
   account,
-  customEndpoints,
+  'custom-endpoints': customEndpoints,
   assistants,
   voices,
-].flatMap((module) => Object.values(module) as AnyOperation[]);
+} as const;
+
+/**
+ * Every operation of the API, one module per resource. The server must register a handler for each
+ * (app.test.ts) and the OpenAPI document describes exactly these. The dashboard imports the modules
+ * it needs directly, never this list (it would pull every schema into the first screen).
+ */
+export const OPERATIONS: readonly AnyOperation[] = Object.values(OPERATION_MODULES).flatMap((module) => Object.values(module) as AnyOperation[]);

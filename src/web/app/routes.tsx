@@ -5,8 +5,9 @@ import { PAGES, SHELL, SIGN_IN_PAGE, type PageModule, type PagePath } from '../.
 import { assistantQueries } from '../data/assistants.ts';
 import { creditQueries } from '../data/credits.ts';
 import { voiceQueries } from '../data/voices.ts';
-import { orgQueries } from '../features/organizations/queries.ts';
 import { projectQueries } from '../features/projects/queries.ts';
+import { memberQueries } from '../data/members.ts';
+import { organizationQueries } from '../data/organizations.ts';
 import { queryClient } from '../lib/query-client.ts';
 import { sessionStore } from '../lib/session.ts';
 import { meQuery } from '../data/account.ts';
@@ -45,7 +46,7 @@ const prefetchOrganization = prefetching(() => {
   queryClient.ensureQueryData(meQuery).then(
     (me) => {
       const orgId = me.key.kind === 'organization' ? me.key.organization_id : null;
-      return orgId === null ? queryClient.prefetchQuery(orgQueries.mine()) : queryClient.prefetchQuery(orgQueries.members(orgId));
+      return orgId === null ? queryClient.prefetchQuery(organizationQueries.mine()) : queryClient.prefetchQuery(memberQueries.list(orgId));
     },
     // The page asks again and shows the error.
     () => undefined,

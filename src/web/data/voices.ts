@@ -1,5 +1,5 @@
 import { queryOptions } from '@tanstack/react-query';
-import { VOICE_PROVIDERS, type Voice, type VoiceClone, type VoiceInUseError, type VoiceProvider } from '../../shared/assistants.ts';
+import type { Voice, VoiceClone, VoiceInUseError } from '../../shared/assistants.ts';
 import { cloneVoice, deleteVoice, listVoices } from '../../shared/operations/voices.ts';
 import { api, ApiError, upload } from '../lib/api-client.ts';
 import { mutation } from '../lib/mutation.ts';
@@ -14,11 +14,6 @@ export const voiceKeys = {
 export const voiceQueries = {
   list: () => queryOptions({ queryKey: voiceKeys.list(), queryFn: async ({ signal }) => (await api(listVoices, { signal })).info }),
 };
-
-/** A voice's provider as the API accepts it, or null for one this dashboard does not know. */
-export function providerOf(voice: Pick<Voice, 'provider'>): VoiceProvider | null {
-  return VOICE_PROVIDERS.find((p) => p === voice.provider) ?? null;
-}
 
 export interface VoiceCloneUpload {
   fields: VoiceClone;
@@ -39,7 +34,7 @@ export const voiceMutations = {
     invalidates: () => [voiceKeys.all],
   }),
   delete: mutation({
-    mutationFn: (voice: Voice) => api(deleteVoice, { params: { voice_id: voice.voice_id }, query: { provider: providerOf(voice) } }),
+    mutationFn: (voice: Voice) => api(deleteVoice, { params: { voice_id: voice.voice_id }, query: { provider: voice.provider } }),
     invalidates: () => [voiceKeys.all],
     invalidatesOnError: () => [voiceKeys.all],
   }),

@@ -6,7 +6,7 @@ import {
   getSpendingLimit,
   setSpendingLimit,
 } from '../../../shared/operations/account.ts';
-import { forbidden, HttpError } from '../../http/errors.ts';
+import { HttpError } from '../../http/errors.ts';
 import { route } from '../../http/route.ts';
 import { fromMicros, toMicros } from '../credits/repository.ts';
 import { classifyUser } from '../users/repository.ts';
@@ -45,9 +45,6 @@ export function accountRoutes(app: FastifyInstance): void {
   }));
 
   route(app, setSpendingLimit, async ({ principal, body, deps }) => {
-    if (principal.keyKind !== 'personal') {
-      throw forbidden('The spending limit applies to personal usage: set it with your personal API key, not an organization key.');
-    }
     const micros = body.monthly_spending_cap === null ? null : toMicros(body.monthly_spending_cap);
     const capped = await account.setSpendingLimit(deps.db, principal.userId, micros);
     return { user_id: principal.userId, monthly_spending_cap: micros === null ? null : fromMicros(micros), assistants_capped: capped };

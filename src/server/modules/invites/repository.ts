@@ -1,16 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { sql } from 'kysely';
-import type { Conn } from '../../db/connection.ts';
-import { generateToken, hashApiKey } from '../../auth/keys.ts';
-import { INVITES_PER_HOUR } from '../../../shared/invites.ts';
 import type { Invite } from '../../../shared/invites.ts';
 import { roleById } from '../../../shared/roles.ts';
-import { conflict, tooManyRequests } from '../../http/errors.ts';
-import { enqueueMail } from '../../mail/outbox.ts';
-import { isUniqueViolation } from '../../db/unique-violation.ts';
+import { hashApiKey } from '../../auth/keys.ts';
+import type { Conn } from '../../db/connection.ts';
 import { runPrepared } from '../../db/prepared.ts';
-
-const HOUR = 3_600_000;
 
 const inviteRows = (db: Conn) =>
   db
@@ -84,110 +77,66 @@ export async function findInviteById(db: Conn, organizationId: number, id: strin
   return inviteRows(db).where('i.id', '=', id).where('i.organization_id', '=', organizationId).executeTakeFirst();
 }
 
-export interface InviteMail {
-  publicUrl: string;
+/** The invite as the API shows it; `token` only right after it was (re)issued. */
+export async function readInvite(db: Conn, id: string, token: string | null = null): Promise<Invite> {
+  return toInvite(await inviteRows(db).where('i.id', '=', id).executeTakeFirstOrThrow(), token);
 }
 
-function inviteMail(publicUrl: string, invite: Invite, token: string) {
-  const link = `${publicUrl}/invite?token=${encodeURIComponent(token)}`;
-  const expires = new Date(invite.expires_at).toUTCString();
-  const who = invite.invited_by_name ?? 'A member';
-  const subject = `You've been invited to join ${invite.organization_name}`;
-  const text = [
-    `${who} invited you to join ${invite.organization_name} on Roster as ${invite.role_name ?? 'a member'}.`,
-    '',
-    `Accept the invitation: ${link}`,
-    '',
-    `This invitation expires on ${expires} (${invite.expires_at}).`,
-    'If you did not expect it, ignore this e-mail.',
-  ].join('\n');
-  const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-  const html = `<p>${esc(who)} invited you to join <strong>${esc(invite.organization_name)}</strong> on Roster as ${esc(invite.role_name ?? 'a member')}.</p>
-<p><a href="${esc(link)}">Accept the invitation</a></p>
-<p>This invitation expires on ${esc(expires)}.</p>`;
-  return { subject, text, html };
+/** Mail an organization queued since `since`: how much, and when the oldest of it was queued. */
+export async function mailQueuedSince(db: Conn, organizationId: number, since: Date): Promise<{ count: number; oldest: Date | null }> {
+  const row = await db
+    .selectFrom('mail_outbox')
+    .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.min('created_at').as('oldest')])
+    .where('organization_id', '=', organizationId)
+    .where('created_at', '>', since.toISOString())
+    .executeTakeFirstOrThrow();
+  return { count: Number(row.n), oldest: row.oldest ? new Date(String(row.oldest)) : null };
 }
 
-/**
- * Creates the invite, or refreshes the pending one for the same address (new token, role and expiry,
- * same id), and queues its e-mail in the same transaction. Enforces the per-organization hourly limit.
- */
-export async function upsertInvite(
-  db: Conn,
-  input: { organizationId: number; email: string; roleId: number; days: number; invitedBy: string; publicUrl: string },
-  now: Date,
-  /** Runs last in the transaction with the result (the route stores its idempotent response there). */
-  beforeCommit?: (tx: Conn, invite: Invite) => Promise<void>,
-): Promise<Invite> {
-  const attempt = () =>
-    db.transaction().execute(async (tx) => {
-      const since = new Date(now.getTime() - HOUR).toISOString();
-      const sentRow = await tx
-        .selectFrom('mail_outbox')
-        .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.min('created_at').as('oldest')])
-        .where('organization_id', '=', input.organizationId)
-        .where('created_at', '>', since)
-        .executeTakeFirstOrThrow();
-      if (Number(sentRow.n) >= INVITES_PER_HOUR) {
-        const oldest = sentRow.oldest ? new Date(String(sentRow.oldest)).getTime() : now.getTime();
-        const retry = Math.max(1, Math.ceil((oldest + HOUR - now.getTime()) / 1000));
-        throw tooManyRequests(`At most ${INVITES_PER_HOUR} invites per organization per hour. Try again later.`, retry);
-      }
-      const member = await tx
-        .selectFrom('memberships as m')
-        .innerJoin('users as u', 'u.id', 'm.user_id')
-        .select('m.id')
-        .where('m.organization_id', '=', input.organizationId)
-        .where(sql<string>`lower(u.email)`, '=', input.email)
-        .executeTakeFirst();
-      if (member) throw conflict('User is already a member of this organization.');
+/** One pending invite per organization and address: the unique `pending_key` holds it while pending. */
+const pendingKeyOf = (organizationId: number, email: string) => `${organizationId}:${email}`;
 
-      const at = now.toISOString();
-      const expiresAt = new Date(now.getTime() + input.days * 24 * HOUR).toISOString();
-      const token = generateToken();
-      const pendingKey = `${input.organizationId}:${input.email}`;
-      const existing = await tx.selectFrom('invites').select('id').where('pending_key', '=', pendingKey).executeTakeFirst();
-      let id: string;
-      if (existing) {
-        id = existing.id;
-        await tx
-          .updateTable('invites')
-          .set({ token_hash: token.hash, role_id: input.roleId, expires_at: expiresAt, invited_by_user_id: input.invitedBy, updated_at: at })
-          .where('id', '=', id)
-          .execute();
-      } else {
-        id = randomUUID();
-        await tx
-          .insertInto('invites')
-          .values({
-            id,
-            organization_id: input.organizationId,
-            email: input.email,
-            role_id: input.roleId,
-            token_hash: token.hash,
-            invited_by_user_id: input.invitedBy,
-            status: 'pending',
-            pending_key: pendingKey,
-            expires_at: expiresAt,
-            created_at: at,
-            updated_at: at,
-          })
-          .execute();
-      }
-      const row = await inviteRows(tx).where('i.id', '=', id).executeTakeFirstOrThrow();
-      const invite = toInvite(row, token.raw);
-      const mail = inviteMail(input.publicUrl, invite, token.raw);
-      await enqueueMail(tx, { to: input.email, ...mail, reference: id, organizationId: input.organizationId }, now);
-      await beforeCommit?.(tx, invite);
-      return invite;
-    });
-  try {
-    return await attempt();
-  } catch (error) {
-    // Two concurrent first invites for one address: the loser refreshes the winner's invite instead.
-    if (isUniqueViolation(error)) return attempt();
-    throw error;
-  }
+export function findPendingInvite(db: Conn, organizationId: number, email: string) {
+  return db.selectFrom('invites').select('id').where('pending_key', '=', pendingKeyOf(organizationId, email)).executeTakeFirst();
+}
+
+export interface InviteTerms {
+  roleId: number;
+  tokenHash: string;
+  invitedBy: string;
+  expiresAt: string;
+}
+
+/** Gives a pending invite a new token, role, expiry and sender (the old token stops working). */
+export async function refreshInvite(db: Conn, id: string, terms: InviteTerms, now: Date): Promise<void> {
+  await db
+    .updateTable('invites')
+    .set({ token_hash: terms.tokenHash, role_id: terms.roleId, expires_at: terms.expiresAt, invited_by_user_id: terms.invitedBy, updated_at: now.toISOString() })
+    .where('id', '=', id)
+    .execute();
+}
+
+/** Inserts a pending invite; a concurrent first invite of the same address fails on `pending_key`. */
+export async function insertInvite(db: Conn, organizationId: number, email: string, terms: InviteTerms, now: Date): Promise<string> {
+  const id = randomUUID();
+  const at = now.toISOString();
+  await db
+    .insertInto('invites')
+    .values({
+      id,
+      organization_id: organizationId,
+      email,
+      role_id: terms.roleId,
+      token_hash: terms.tokenHash,
+      invited_by_user_id: terms.invitedBy,
+      status: 'pending',
+      pending_key: pendingKeyOf(organizationId, email),
+      expires_at: terms.expiresAt,
+      created_at: at,
+      updated_at: at,
+    })
+    .execute();
+  return id;
 }
 
 /** Ends a pending invite (accepted, declined, cancelled): the token dies and the address may be invited again. */

@@ -1,7 +1,6 @@
+import { sql } from 'kysely';
 import type { Conn } from '../../db/connection.ts';
 import { generateApiKey } from '../../auth/keys.ts';
-import { ROLE_IDS } from '../../../shared/roles.ts';
-import { openAccount } from '../credits/repository.ts';
 
 /**
  * Adds a member and issues their organization key, in the caller's transaction.
@@ -37,24 +36,14 @@ export async function insertMembership(
   return { membershipId, apiKey: key.raw };
 }
 
-/** Creates an organization owned by `ownerId`, its billing account, and the owner's org key. */
-export async function createOrganization(
-  db: Conn,
-  ownerId: string,
-  name: string,
-  now: Date,
-): Promise<{ organizationId: number; apiKey: string; createdAt: string }> {
-  return db.transaction().execute(async (tx) => {
-    const createdAt = now.toISOString();
-    const { id: organizationId } = await tx
-      .insertInto('organizations')
-      .values({ name, owner_id: ownerId, created_at: createdAt })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    await openAccount(tx, { organizationId }, 0, now);
-    const { apiKey } = await insertMembership(tx, organizationId, ownerId, ROLE_IDS.Owner, now);
-    return { organizationId, apiKey, createdAt };
-  });
+/** Inserts the organization row only (service.ts adds its account and owner). */
+export async function insertOrganization(tx: Conn, ownerId: string, name: string, createdAt: string): Promise<number> {
+  const { id } = await tx
+    .insertInto('organizations')
+    .values({ name, owner_id: ownerId, created_at: createdAt })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return id;
 }
 
 const displayName = (first: string | null, last: string | null): string | null =>
@@ -112,6 +101,17 @@ export async function listOrganizationsOf(db: Conn, userId: string) {
   return rows.map((r) => ({ ...r, member_count: Number(r.member_count ?? 0) }));
 }
 
+/** The member whose account has that e-mail (lowercase), if any. */
+export function findMembershipByEmail(db: Conn, organizationId: number, email: string) {
+  return db
+    .selectFrom('memberships as m')
+    .innerJoin('users as u', 'u.id', 'm.user_id')
+    .select('m.id')
+    .where('m.organization_id', '=', organizationId)
+    .where(sql<string>`lower(u.email)`, '=', email)
+    .executeTakeFirst();
+}
+
 export async function findMembership(db: Conn, organizationId: number, userId: string) {
   return db
     .selectFrom('memberships')
@@ -119,6 +119,10 @@ export async function findMembership(db: Conn, organizationId: number, userId: s
     .where('organization_id', '=', organizationId)
     .where('user_id', '=', userId)
     .executeTakeFirst();
+}
+
+export async function setMemberRole(db: Conn, membershipId: number, roleId: number): Promise<void> {
+  await db.updateTable('memberships').set({ role_id: roleId }).where('id', '=', membershipId).execute();
 }
 
 /** Removes a membership and revokes that member's organization key(s), in one transaction. */

@@ -26,7 +26,6 @@ import { PageHeader } from '../../../components/page-header.tsx';
 import { TimezoneSelect } from '../../../components/timezone-select.tsx';
 import { accountQueries } from '../../../data/account.ts';
 import { assistantKeys, assistantMutations, assistantQueries } from '../../../data/assistants.ts';
-import { providerOf } from '../../../data/voices.ts';
 import { ApiError } from '../../../lib/api-client.ts';
 import { applyServerErrors, useZodForm, type FormValues } from '../../../lib/form.ts';
 import { NumberField, SelectField, SwitchField, textField } from '../../../lib/form-fields.tsx';
@@ -36,7 +35,7 @@ import { changedFields } from '../config-changes.ts';
 import { FormSection } from '../components/form-section.tsx';
 import { PhotoUploader } from '../components/photo-uploader.tsx';
 import { VoiceField } from '../components/voice-field.tsx';
-import { DESKTOP_LABELS, formatNumber, initials } from '../format.ts';
+import { DESKTOP_LABELS, formatNumber, initials, providerOf } from '../format.ts';
 
 /** What the configuration form edits (the photo has its own uploader; contact fields are read-only). */
 const ConfigSchema = UpdateAssistantConfigInput.pick({

@@ -22,7 +22,6 @@ import { PageHeader } from '../../../components/page-header.tsx';
 import { browserTimeZone, TimezoneSelect } from '../../../components/timezone-select.tsx';
 import { assistantKeys, assistantMutations, assistantQueries } from '../../../data/assistants.ts';
 import { creditQueries } from '../../../data/credits.ts';
-import { providerOf } from '../../../data/voices.ts';
 import { ApiError } from '../../../lib/api-client.ts';
 import { applyServerErrors, useZodForm, type FormValues } from '../../../lib/form.ts';
 import { NumberField, SelectField, SwitchField, textField } from '../../../lib/form-fields.tsx';
@@ -32,7 +31,7 @@ import { FormSection } from '../components/form-section.tsx';
 import { PhotoUploader } from '../components/photo-uploader.tsx';
 import { PreHireChatEditor } from '../components/pre-hire-chat-editor.tsx';
 import { VoiceField } from '../components/voice-field.tsx';
-import { DESKTOP_LABELS, formatNumber } from '../format.ts';
+import { DESKTOP_LABELS, formatNumber, providerOf } from '../format.ts';
 
 type Fields = FormValues<typeof CreateAssistantInput>;
 /** The inputs hold null for "not given" (the schema drops it), except the chat list and the switch. */

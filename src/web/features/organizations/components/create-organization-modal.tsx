@@ -1,33 +1,34 @@
 import { Button, Modal, Stack, Text, TextInput } from '@mantine/core';
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { useNavigate } from 'react-router';
+import { z } from 'zod';
+import { CreateOrganizationInput, type CreatedOrganization } from '../../../../shared/organizations.ts';
 import { SecretReveal } from '../../../components/secret-reveal.tsx';
 import { errorMessage } from '../../../lib/api-client.ts';
+import { useZodForm } from '../../../lib/form.ts';
 import { useSession } from '../../../lib/session.ts';
-import type { CreatedOrganization } from '../../../../shared/organizations.ts';
 import { useCreateOrganization } from '../api.ts';
+
+// The server's rule for the name, after a request in the dashboard's words for an empty one.
+const Schema = z.object({ name: z.string().trim().min(1, 'Enter a name.').pipe(CreateOrganizationInput.shape.name) });
 
 /** Creates an organization, shows its key once, keeps it in the session and offers to switch to it. */
 export default function CreateOrganizationModal({ onClose }: { onClose: () => void }) {
   const session = useSession();
   const navigate = useNavigate();
-  const [name, setName] = useState('');
-  const [error, setError] = useState<string | null>(null);
   const [created, setCreated] = useState<CreatedOrganization | null>(null);
   const create = useCreateOrganization();
+  const form = useZodForm(Schema, { defaultValues: { name: '' } });
 
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    if (!name.trim()) return setError('Enter a name.');
+  const submit = form.handleSubmit(async (values) => {
     try {
-      const org = await create.mutateAsync(name.trim());
+      const org = await create.mutateAsync(values);
       session.addKey(org.api_key, org.name);
       setCreated(org);
-      setError(null);
     } catch (err) {
-      setError(errorMessage(err));
+      form.setError('name', { type: 'server', message: errorMessage(err) });
     }
-  };
+  });
 
   return (
     <Modal opened onClose={onClose} title="Create organization" closeButtonProps={{ 'aria-label': 'Close' }}>
@@ -42,7 +43,7 @@ export default function CreateOrganizationModal({ onClose }: { onClose: () => vo
             onClick={() => {
               session.switchKey(created.api_key);
               onClose();
-              navigate('/organization');
+              void navigate('/organization');
             }}
           >
             Switch to {created.name}
@@ -55,10 +56,9 @@ export default function CreateOrganizationModal({ onClose }: { onClose: () => vo
               label="Organization name"
               required
               maxLength={100}
-              value={name}
-              onChange={(e) => setName(e.currentTarget.value)}
-              error={error}
+              error={form.formState.errors.name?.message}
               data-autofocus
+              {...form.register('name')}
             />
             <Button type="submit" loading={create.isPending}>
               Create

@@ -1,61 +1,54 @@
-import { ActionIcon, Badge, Button, Group, Modal, NumberInput, Select, Skeleton, Stack, Table, Text, TextInput, Tooltip, VisuallyHidden } from '@mantine/core';
+import { ActionIcon, Badge, Button, Group, Modal, NumberInput, Skeleton, Stack, Table, Text, TextInput, Tooltip, VisuallyHidden } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { IconMail, IconRefresh, IconSend, IconX } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
+import { Controller } from 'react-hook-form';
+import { z } from 'zod';
+import { INVITE_DEFAULT_DAYS, INVITE_MAX_DAYS, INVITE_MIN_DAYS, InviteInput, type Invite } from '../../../../shared/invites.ts';
+import { ROLE_IDS } from '../../../../shared/roles.ts';
 import { confirmDelete } from '../../../components/confirm-delete.tsx';
 import { EmptyState } from '../../../components/empty-state.tsx';
 import { ErrorAlert } from '../../../components/error-alert.tsx';
 import { SecretReveal } from '../../../components/secret-reveal.tsx';
-import { ApiError, errorMessage } from '../../../lib/api-client.ts';
-import type { Me } from '../../../lib/me-query.ts';
+import { inviteQueries } from '../../../data/invites.ts';
+import { applyServerErrors, useZodForm } from '../../../lib/form.ts';
+import type { Me } from '../../../data/account.ts';
 import { missingPermission } from '../../../lib/use-me.ts';
-import type { Invite } from '../../../../shared/invites.ts';
-import { inviteLink, useCancelInvite, useInvite } from '../api.ts';
-import { orgQueries } from '../queries.ts';
-import { ASSIGNABLE_ROLES } from './members-panel.tsx';
+import { inviteLink, useCancelInvite, useSendInvite } from '../api.ts';
+import { RoleSelect } from './role-select.tsx';
 import { PermissionGate } from '../../../components/permission-gate.tsx';
 import { timeLeft } from '../format.ts';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const DAYS = `Between ${INVITE_MIN_DAYS} and ${INVITE_MAX_DAYS} days.`;
 
+// The server's rules, after checks in the dashboard's words (an address as it is typed, whole days).
+const InviteForm = InviteInput.pick({ role_id: true }).extend({
+  email: z.string().refine((s) => EMAIL.test(s.trim()), 'Enter a valid e-mail address.').pipe(InviteInput.shape.email),
+  expires_in_days: z.number({ error: DAYS }).int(DAYS).min(INVITE_MIN_DAYS, DAYS).max(INVITE_MAX_DAYS, DAYS),
+});
 
+/** A new invitation, or with `preset` a fresh link for a pending one (same address and role). */
 function InviteModal({ orgId, opened, onClose, preset }: { orgId: number; opened: boolean; onClose: () => void; preset: Invite | null }) {
-  const invite = useInvite(orgId);
-  const [email, setEmail] = useState('');
-  const [role, setRole] = useState('3');
-  const [days, setDays] = useState<number | string>(7);
-  const [errors, setErrors] = useState<Record<string, string>>({});
+  const send = useSendInvite();
   const [sent, setSent] = useState<Invite | null>(null);
-  const [lastPreset, setLastPreset] = useState<Invite | null>(null);
-  if (preset !== lastPreset) {
-    setLastPreset(preset);
-    if (preset) {
-      setEmail(preset.invitee_email);
-      setRole(String(preset.role_id));
-    }
-  }
+  const form = useZodForm(InviteForm, {
+    defaultValues: { email: preset?.invitee_email ?? '', role_id: preset?.role_id ?? ROLE_IDS.Member, expires_in_days: INVITE_DEFAULT_DAYS },
+  });
+  const { errors } = form.formState;
   const close = () => {
-    setEmail('');
-    setRole('3');
-    setDays(7);
-    setErrors({});
+    form.reset();
     setSent(null);
     onClose();
   };
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    const next: Record<string, string> = {};
-    if (!EMAIL.test(email.trim())) next.email = 'Enter a valid e-mail address.';
-    if (typeof days !== 'number' || !Number.isInteger(days) || days < 1 || days > 30) next.expires_in_days = 'Between 1 and 30 days.';
-    setErrors(next);
-    if (Object.keys(next).length) return;
+  const submit = form.handleSubmit(async (invite) => {
     try {
-      setSent(await invite.mutateAsync({ email: email.trim(), role_id: Number(role), expires_in_days: days as number }));
+      setSent(await send.mutateAsync({ organizationId: orgId, invite }));
     } catch (err) {
-      setErrors(err instanceof ApiError && Object.keys(err.fieldErrors).length ? err.fieldErrors : { form: errorMessage(err) });
+      applyServerErrors(err, form.setError, ['email', 'role_id', 'expires_in_days']);
     }
-  };
+  });
   return (
     <Modal opened={opened} onClose={close} title={preset ? 'Resend invitation' : 'Invite by e-mail'} closeButtonProps={{ 'aria-label': 'Close' }}>
       {sent ? (
@@ -74,20 +67,39 @@ function InviteModal({ orgId, opened, onClose, preset }: { orgId: number; opened
               label="E-mail address"
               type="email"
               required
-              value={email}
               readOnly={!!preset}
-              onChange={(e) => setEmail(e.currentTarget.value)}
-              error={errors.email}
+              error={errors.email?.message}
               data-autofocus
+              {...form.register('email')}
             />
-            <Select label="Role" data={ASSIGNABLE_ROLES} value={role} onChange={(v) => v && setRole(v)} allowDeselect={false} />
-            <NumberInput label="Expires after (days)" min={1} max={30} allowDecimal={false} value={days} onChange={setDays} error={errors.expires_in_days} />
-            {errors.form && (
+            <Controller
+              control={form.control}
+              name="role_id"
+              render={({ field }) => <RoleSelect value={field.value} onChange={field.onChange} />}
+            />
+            <Controller
+              control={form.control}
+              name="expires_in_days"
+              render={({ field }) => (
+                <NumberInput
+                  label="Expires after (days)"
+                  min={INVITE_MIN_DAYS}
+                  max={INVITE_MAX_DAYS}
+                  allowDecimal={false}
+                  // Emptied, the field holds '' (not a number): the schema says what is wrong.
+                  value={field.value}
+                  onChange={field.onChange}
+                  onBlur={field.onBlur}
+                  error={errors.expires_in_days?.message}
+                />
+              )}
+            />
+            {errors.root?.server && (
               <Text c="red.9" size="sm" role="alert">
-                {errors.form}
+                {errors.root.server.message}
               </Text>
             )}
-            <Button type="submit" leftSection={<IconSend size={16} aria-hidden />} loading={invite.isPending}>
+            <Button type="submit" leftSection={<IconSend size={16} aria-hidden />} loading={send.isPending}>
               {preset ? 'Resend invitation' : 'Send invitation'}
             </Button>
           </Stack>
@@ -98,8 +110,8 @@ function InviteModal({ orgId, opened, onClose, preset }: { orgId: number; opened
 }
 
 export function InvitesPanel({ orgId, me }: { orgId: number; me: Me }) {
-  const invites = useQuery(orgQueries.invites(orgId));
-  const cancel = useCancelInvite(orgId);
+  const invites = useQuery(inviteQueries.pending(orgId));
+  const cancel = useCancelInvite();
   const [opened, modal] = useDisclosure(false);
   const [preset, setPreset] = useState<Invite | null>(null);
   const writeReason = missingPermission(me, 'org:write');
@@ -174,7 +186,7 @@ export function InvitesPanel({ orgId, me }: { orgId: number; me: Me }) {
                               title: 'Cancel invitation',
                               message: `Cancel the invitation to ${inv.invitee_email}? Its link stops working.`,
                               confirmLabel: 'Cancel invitation',
-                              onConfirm: () => cancel.mutate(inv.id),
+                              onConfirm: () => cancel.mutate({ organizationId: orgId, inviteId: inv.id }),
                             })
                           }
                         >
@@ -189,7 +201,8 @@ export function InvitesPanel({ orgId, me }: { orgId: number; me: Me }) {
           </Table>
         </Table.ScrollContainer>
       )}
-      <InviteModal orgId={orgId} opened={opened} onClose={modal.close} preset={preset} />
+      {/* A new preset is a new form: its defaults are the preset's. */}
+      <InviteModal key={preset?.id ?? 'new'} orgId={orgId} opened={opened} onClose={modal.close} preset={preset} />
     </Stack>
   );
 }

@@ -1,24 +1,21 @@
-import { ActionIcon, Avatar, Badge, Button, Group, Modal, Select, Skeleton, Stack, Table, Text, TextInput, VisuallyHidden } from '@mantine/core';
+import { ActionIcon, Avatar, Badge, Button, Group, Select, Skeleton, Stack, Table, Text, TextInput, VisuallyHidden } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { IconSearch, IconTrash, IconUserPlus, IconUsers } from '@tabler/icons-react';
-import { useMemo, useState, type FormEvent } from 'react';
+import { lazy, useMemo, useState } from 'react';
 import { confirmDelete } from '../../../components/confirm-delete.tsx';
 import { EmptyState } from '../../../components/empty-state.tsx';
 import { ErrorAlert } from '../../../components/error-alert.tsx';
-import { SecretReveal } from '../../../components/secret-reveal.tsx';
-import { errorMessage } from '../../../lib/api-client.ts';
-import type { Me } from '../../../lib/me-query.ts';
+import { MountWhenOpened } from '../../../components/mount-when-opened.tsx';
+import type { Me } from '../../../data/account.ts';
 import { missingPermission } from '../../../lib/use-me.ts';
-import { useAddMember, useChangeRole, useRemoveMember } from '../api.ts';
-import { orgQueries } from '../queries.ts';
+import { memberQueries } from '../../../data/members.ts';
+import { useChangeRole, useRemoveMember } from '../api.ts';
+import { ASSIGNABLE_ROLES } from './role-select.tsx';
 import { PermissionGate } from '../../../components/permission-gate.tsx';
 import { useDeferredQuery } from '../../../lib/use-deferred-query.ts';
 
-export const ASSIGNABLE_ROLES = [
-  { value: '2', label: 'Admin' },
-  { value: '3', label: 'Member' },
-  { value: '4', label: 'Viewer' },
-];
+// The dialog is its own chunk (with the form kit and zod): the members tab opens without them.
+const AddMemberModal = lazy(() => import('./add-member-modal.tsx'));
 
 const ROLE_COLORS: Record<string, string> = { Owner: 'grape', Admin: 'blue', Member: 'teal', Viewer: 'gray' };
 
@@ -32,56 +29,10 @@ function initials(name: string | null, email: string | null) {
     .join('');
 }
 
-function AddMemberModal({ orgId, opened, onClose }: { orgId: number; opened: boolean; onClose: () => void }) {
-  const add = useAddMember(orgId);
-  const [userId, setUserId] = useState('');
-  const [role, setRole] = useState('3');
-  const [error, setError] = useState<string | null>(null);
-  const [key, setKey] = useState<string | null>(null);
-  const close = () => {
-    setUserId('');
-    setRole('3');
-    setError(null);
-    setKey(null);
-    onClose();
-  };
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    if (!userId.trim()) return setError('Enter the user id.');
-    try {
-      const res = await add.mutateAsync({ user_id: userId.trim(), role_id: Number(role) });
-      setKey(res.api_key);
-      setError(null);
-    } catch (err) {
-      setError(errorMessage(err));
-    }
-  };
-  return (
-    <Modal opened={opened} onClose={close} title="Add member by user id" closeButtonProps={{ 'aria-label': 'Close' }}>
-      {key ? (
-        <Stack>
-          <SecretReveal label="New member’s organization API key" value={key} note="Give it to the new member. It is shown only once." />
-          <Button onClick={close}>Done</Button>
-        </Stack>
-      ) : (
-        <form onSubmit={submit} noValidate>
-          <Stack>
-            <TextInput label="User id" required value={userId} onChange={(e) => setUserId(e.currentTarget.value)} error={error} data-autofocus />
-            <Select label="Role" data={ASSIGNABLE_ROLES} value={role} onChange={(v) => v && setRole(v)} allowDeselect={false} />
-            <Button type="submit" loading={add.isPending}>
-              Add member
-            </Button>
-          </Stack>
-        </form>
-      )}
-    </Modal>
-  );
-}
-
 export function MembersPanel({ orgId, me }: { orgId: number; me: Me }) {
-  const members = useDeferredQuery(orgQueries.members(orgId));
-  const change = useChangeRole(orgId);
-  const remove = useRemoveMember(orgId);
+  const members = useDeferredQuery(memberQueries.list(orgId));
+  const change = useChangeRole();
+  const remove = useRemoveMember();
   const [search, setSearch] = useState('');
   const [roleFilter, setRoleFilter] = useState<string | null>(null);
   const [addOpened, add] = useDisclosure(false);
@@ -178,7 +129,7 @@ export function MembersPanel({ orgId, me }: { orgId: number; me: Me }) {
                           w={130}
                           size="xs"
                           disabled={change.isPending}
-                          onChange={(v) => v && Number(v) !== m.role_id && change.mutate({ user_id: m.user_id, role_id: Number(v) })}
+                          onChange={(v) => v && Number(v) !== m.role_id && change.mutate({ organizationId: orgId, userId: m.user_id, roleId: Number(v) })}
                         />
                       )}
                     </Table.Td>
@@ -195,7 +146,7 @@ export function MembersPanel({ orgId, me }: { orgId: number; me: Me }) {
                               title: 'Remove member',
                               message: `Remove ${label} from the organization? Their organization API key stops working immediately.`,
                               confirmLabel: 'Remove member',
-                              onConfirm: () => remove.mutate(m.user_id),
+                              onConfirm: () => remove.mutate({ organizationId: orgId, userId: m.user_id }),
                             })
                           }
                         >
@@ -210,7 +161,9 @@ export function MembersPanel({ orgId, me }: { orgId: number; me: Me }) {
           </Table>
         </Table.ScrollContainer>
       )}
-      <AddMemberModal orgId={orgId} opened={addOpened} onClose={add.close} />
+      <MountWhenOpened opened={addOpened}>
+        <AddMemberModal orgId={orgId} opened={addOpened} onClose={add.close} />
+      </MountWhenOpened>
     </Stack>
   );
 }

@@ -3,11 +3,11 @@ import { IconCheck, IconMinus } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { ErrorAlert } from '../../../components/error-alert.tsx';
 import { PERMISSIONS } from '../../../../shared/roles.ts';
-import { orgQueries } from '../queries.ts';
+import { organizationQueries } from '../../../data/organizations.ts';
 
 /** The four roles × every permission, as a readable table. */
 export function RolesMatrix({ orgId }: { orgId: number }) {
-  const roles = useQuery(orgQueries.roles(orgId));
+  const roles = useQuery(organizationQueries.roles(orgId));
   if (roles.isPending) return <Skeleton height={320} />;
   if (roles.isError) return <ErrorAlert error={roles.error} onRetry={() => void roles.refetch()} title="Could not load the roles" />;
   return (

@@ -8,9 +8,8 @@ import { PageHeader } from '../../../components/page-header.tsx';
 import { ApiError, errorMessage } from '../../../lib/api-client.ts';
 import { useSession } from '../../../lib/session.ts';
 import { displayName, useMe } from '../../../lib/use-me.ts';
-import { useAnswerInvite } from '../api.ts';
-import { orgQueries } from '../queries.ts';
-import type { AcceptedInvite } from '../../../../shared/invites.ts';
+import { inviteMutations, inviteQueries } from '../../../data/invites.ts';
+import { useApiMutation } from '../../../lib/mutation.ts';
 
 function Problem({ title, children }: { title: string; children: React.ReactNode }) {
   return (
@@ -27,9 +26,19 @@ export function InvitePage() {
   const me = useMe();
   const session = useSession();
   const navigate = useNavigate();
-  const invite = useQuery({ ...orgQueries.invite(token), enabled: token.length > 0 });
-  const answer = useAnswerInvite(token);
+  const invite = useQuery({ ...inviteQueries.byToken(token), enabled: token.length > 0 });
   const [declined, setDeclined] = useState<string | null>(null);
+  const accept = useApiMutation(inviteMutations.accept, {
+    onSuccess: (joined) => {
+      session.addKey(joined.api_key, joined.organization_name);
+      session.switchKey(joined.api_key);
+      void navigate('/organization', { replace: true });
+    },
+  });
+  const decline = useApiMutation(inviteMutations.decline, { onSuccess: (answer) => setDeclined(answer.message) });
+  const answering = accept.isPending || decline.isPending;
+  // Only the latest answer's failure is shown: each button clears the other's.
+  const failure = accept.error ?? decline.error;
 
   let body: React.ReactNode;
   if (!token) {
@@ -72,33 +81,29 @@ export function InvitePage() {
           <Text size="sm" c="dimmed">
             Expires {new Date(inv.expires_at).toLocaleString()}
           </Text>
-          {answer.isError && (
+          {failure && (
             <Text c="red.9" size="sm" role="alert">
-              {errorMessage(answer.error)}
+              {errorMessage(failure)}
             </Text>
           )}
           <Group>
             <Button
-              loading={answer.isPending && answer.variables === 'accept'}
-              disabled={answer.isPending}
-              onClick={async () => {
-                const res = (await answer.mutateAsync('accept').catch(() => null)) as AcceptedInvite | null;
-                if (res) {
-                  session.addKey(res.api_key, res.organization_name);
-                  session.switchKey(res.api_key);
-                  navigate('/organization', { replace: true });
-                }
+              loading={accept.isPending}
+              disabled={answering}
+              onClick={() => {
+                decline.reset();
+                accept.mutate(token);
               }}
             >
               Accept invitation
             </Button>
             <Button
               variant="default"
-              loading={answer.isPending && answer.variables === 'decline'}
-              disabled={answer.isPending}
-              onClick={async () => {
-                const res = await answer.mutateAsync('decline').catch(() => null);
-                if (res) setDeclined(res.message);
+              loading={decline.isPending}
+              disabled={answering}
+              onClick={() => {
+                accept.reset();
+                decline.mutate(token);
               }}
             >
               Decline

@@ -5,9 +5,9 @@ import { lazy, Suspense } from 'react';
 import { EmptyState } from '../../../components/empty-state.tsx';
 import { ErrorAlert } from '../../../components/error-alert.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
+import { organizationQueries } from '../../../data/organizations.ts';
 import { useSession } from '../../../lib/session.ts';
 import { useMe } from '../../../lib/use-me.ts';
-import { orgQueries } from '../queries.ts';
 import { MembersPanel } from '../components/members-panel.tsx';
 
 // The page opens on the members tab: the other tabs' code (their forms, and the role matrix with the
@@ -17,7 +17,7 @@ const RolesMatrix = lazy(async () => ({ default: (await import('../components/ro
 
 /** With a personal key: the organizations the user belongs to, and how to open one. */
 function PersonalWorkspace() {
-  const orgs = useQuery(orgQueries.mine());
+  const orgs = useQuery(organizationQueries.mine());
   const session = useSession();
   if (orgs.isPending) return <Skeleton height={160} />;
   if (orgs.isError) return <ErrorAlert error={orgs.error} onRetry={() => void orgs.refetch()} />;

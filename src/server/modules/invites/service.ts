@@ -1,0 +1,149 @@
+import { INVITES_PER_HOUR, type AcceptedInvite, type Invite } from '../../../shared/invites.ts';
+import { generateToken } from '../../auth/keys.ts';
+import type { Conn } from '../../db/connection.ts';
+import { isUniqueViolation } from '../../db/unique-violation.ts';
+import { badRequestError, conflictError, forbiddenError, notFoundError, rateLimited } from '../../domain-errors.ts';
+import { enqueueMail } from '../../mail/outbox.ts';
+import { findMembership, findMembershipByEmail, insertMembership } from '../organizations/repository.ts';
+import { resolveAssignableRole } from '../organizations/service.ts';
+import { findUser } from '../users/repository.ts';
+import { inviteMail } from './invite-mail.ts';
+import {
+  closeInvite,
+  findInviteById,
+  findInviteByToken,
+  findPendingInvite,
+  insertInvite,
+  listInvitesFor,
+  mailQueuedSince,
+  readInvite,
+  refreshInvite,
+  toInvite,
+} from './repository.ts';
+
+const HOUR = 3_600_000;
+const GONE = 'Invite not found or no longer valid.';
+
+export interface InviteRequest {
+  organizationId: number;
+  email: string;
+  role_id?: number;
+  role_name?: string;
+  days: number;
+  invitedBy: string;
+  /** Where the dashboard is, for the link in the e-mail. */
+  publicUrl: string;
+}
+
+/** Refuses past the organization's hourly quota, saying when the oldest invite of the hour ages out. */
+async function checkHourlyQuota(tx: Conn, organizationId: number, now: Date): Promise<void> {
+  const { count, oldest } = await mailQueuedSince(tx, organizationId, new Date(now.getTime() - HOUR));
+  if (count < INVITES_PER_HOUR) return;
+  const retryAfter = Math.max(1, Math.ceil(((oldest ?? now).getTime() + HOUR - now.getTime()) / 1000));
+  throw rateLimited(`At most ${INVITES_PER_HOUR} invites per organization per hour. Try again later.`, retryAfter);
+}
+
+/**
+ * Invites an address, or re-invites it while its invite is pending (same invite, new token, role and
+ * expiry: the old link stops working), and queues the e-mail in the same transaction (outbox).
+ * `beforeCommit` runs last in the transaction with the answer (the route stores its idempotent response there).
+ */
+export async function sendInvite(
+  db: Conn,
+  request: InviteRequest,
+  now: Date,
+  beforeCommit?: (tx: Conn, invite: Invite) => Promise<void>,
+): Promise<Invite> {
+  const { organizationId, email } = request;
+  const roleId = resolveAssignableRole(request.role_id, request.role_name);
+  const attempt = () =>
+    db.transaction().execute(async (tx) => {
+      await checkHourlyQuota(tx, organizationId, now);
+      if (await findMembershipByEmail(tx, organizationId, email)) throw conflictError('User is already a member of this organization.');
+      const token = generateToken();
+      const terms = {
+        roleId,
+        tokenHash: token.hash,
+        invitedBy: request.invitedBy,
+        expiresAt: new Date(now.getTime() + request.days * 24 * HOUR).toISOString(),
+      };
+      const pending = await findPendingInvite(tx, organizationId, email);
+      let id: string;
+      if (pending) {
+        id = pending.id;
+        await refreshInvite(tx, id, terms, now);
+      } else {
+        id = await insertInvite(tx, organizationId, email, terms, now);
+      }
+      const invite = await readInvite(tx, id, token.raw);
+      await enqueueMail(tx, { to: email, ...inviteMail(request.publicUrl, invite, token.raw), reference: id, organizationId }, now);
+      await beforeCommit?.(tx, invite);
+      return invite;
+    });
+  try {
+    return await attempt();
+  } catch (error) {
+    // Two concurrent first invites for one address: the loser refreshes the winner's invite instead.
+    if (isUniqueViolation(error)) return attempt();
+    throw error;
+  }
+}
+
+/** Cancels a pending invite of the organization; anything else is not found. */
+export async function cancelInvite(db: Conn, organizationId: number, inviteId: string, now: Date): Promise<void> {
+  const row = await findInviteById(db, organizationId, inviteId);
+  if (!row || row.status !== 'pending' || !(await closeInvite(db, row.id, 'cancelled', now))) {
+    throw notFoundError('Invite not found.');
+  }
+}
+
+async function emailOf(db: Conn, userId: string): Promise<string | null> {
+  return (await findUser(db, userId))?.email?.toLowerCase() ?? null;
+}
+
+/** Pending invites addressed to the user's e-mail. */
+export async function invitesFor(db: Conn, userId: string, now: Date): Promise<Invite[]> {
+  const email = await emailOf(db, userId);
+  return email ? listInvitesFor(db, email, now) : [];
+}
+
+/** The pending invite behind a token, for its addressee only: unknown or used → not found, expired → bad request, other address → forbidden. */
+async function pendingInviteFor(db: Conn, userId: string, token: string, now: Date) {
+  const row = await findInviteByToken(db, token);
+  if (!row || row.status !== 'pending') throw notFoundError(GONE);
+  if (row.expires_at <= now.toISOString()) throw badRequestError('Invite has expired');
+  if ((await emailOf(db, userId)) !== row.email) {
+    throw forbiddenError('This invite was sent to a different e-mail address. Sign in with the invited account.');
+  }
+  return row;
+}
+
+export async function showInvite(db: Conn, userId: string, token: string, now: Date): Promise<Invite> {
+  return toInvite(await pendingInviteFor(db, userId, token, now));
+}
+
+/** Joins the organization with the invite's role and issues the organization key (shown once). */
+export async function acceptInvite(db: Conn, userId: string, token: string, now: Date): Promise<AcceptedInvite> {
+  const row = await pendingInviteFor(db, userId, token, now);
+  if (await findMembership(db, row.organization_id, userId)) {
+    await closeInvite(db, row.id, 'accepted', now);
+    throw conflictError('You are already a member of this organization.');
+  }
+  const apiKey = await db.transaction().execute(async (tx) => {
+    // Single use: only the request that flips the invite from pending gets a membership.
+    if (!(await closeInvite(tx, row.id, 'accepted', now))) throw notFoundError(GONE);
+    return (await insertMembership(tx, row.organization_id, userId, row.role_id, now)).apiKey;
+  });
+  return {
+    message: `You joined ${row.organization_name}.`,
+    organization_id: row.organization_id,
+    organization_name: row.organization_name,
+    api_key: apiKey,
+  };
+}
+
+export async function declineInvite(db: Conn, userId: string, token: string, now: Date): Promise<{ message: string }> {
+  const row = await pendingInviteFor(db, userId, token, now);
+  if (!(await closeInvite(db, row.id, 'declined', now))) throw notFoundError(GONE);
+  return { message: `You declined the invitation to ${row.organization_name}.` };
+}
