@@ -4,8 +4,9 @@ import path from 'node:path';
 import { OPERATION_MODULES, OPERATIONS } from '../shared/operations/index.ts';
 import { makeTestApp } from './testing/harness.ts';
 
-// Routes that are not API operations: the OpenAPI document itself.
-const NOT_OPERATIONS = new Set(['GET /v0/openapi.json', 'HEAD /v0/openapi.json']);
+// Routes that are not API operations: the OpenAPI document itself, and stored files (modules/files),
+// whose key is a wildcard path no `{param}` can hold and whose answer is bytes, not JSON.
+const NOT_OPERATIONS = new Set(['GET /v0/openapi.json', 'HEAD /v0/openapi.json', 'GET /v0/files/*', 'HEAD /v0/files/*']);
 
 describe('one definition per operation', () => {
   it('registers every /v0 route through an operation definition, and a handler for every definition', async () => {

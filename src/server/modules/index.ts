@@ -7,6 +7,7 @@ import { invitesRoutes } from './invites/routes.ts';
 import { organizationsRoutes } from './organizations/routes.ts';
 import { projectsRoutes } from './projects/routes.ts';
 import { customEndpointRoutes } from './custom-endpoints/routes.ts';
+import { filesRoutes } from './files/routes.ts';
 import { systemRoutes } from './system/routes.ts';
 import { tilesRoutes } from './tiles/routes.ts';
 import { usersRoutes } from './users/routes.ts';
@@ -24,4 +25,5 @@ export async function registerModules(app: FastifyInstance): Promise<void> {
   accountRoutes(app);
   customEndpointRoutes(app);
   await assistantsRoutes(app);
+  filesRoutes(app);
 }

@@ -10,6 +10,7 @@ import * as projects from './projects.ts';
 import * as system from './system.ts';
 import * as tiles from './tiles.ts';
 import * as users from './users.ts';
+import * as voices from './voices.ts';
 
 /** The operation modules by file name (the dashboard's build serves each as plain method + path: vite.config.ts). */
 export const OPERATION_MODULES = {
@@ -24,6 +25,7 @@ export const OPERATION_MODULES = {
   account,
   'custom-endpoints': customEndpoints,
   assistants,
+  voices,
 } as const;
 
 /**

@@ -2,8 +2,10 @@ import type { QueryKey } from '@tanstack/react-query';
 import type { ComponentType } from 'react';
 import type { LoaderFunctionArgs, RouteObject } from 'react-router';
 import { PAGES, SHELL, SIGN_IN_PAGE, type PageModule, type PagePath } from '../../shared/pages.ts';
-import { assistantQueries } from '../features/assistants/queries.ts';
+import { assistantQueries } from '../data/assistants.ts';
 import { contextQueries } from '../data/contexts.ts';
+import { creditQueries } from '../data/credits.ts';
+import { voiceQueries } from '../data/voices.ts';
 import { memberQueries } from '../data/members.ts';
 import { organizationQueries } from '../data/organizations.ts';
 import { projectQueries } from '../data/projects.ts';
@@ -62,10 +64,10 @@ const prefetches: Partial<Record<PagePath, Pick<RouteObject, 'loader' | 'shouldR
     contextQueries.list(params.project ?? '', new URL(request.url).searchParams.get('prefix') ?? ''),
   ]),
   'projects/:project/contexts/:context': prefetch(({ params }) => [contextQueries.one(params.project ?? '', params.context ?? '')]),
-  assistants: prefetch(() => [assistantQueries.list(), assistantQueries.voices()]),
-  'assistants/new': prefetch(() => [assistantQueries.pricing(), assistantQueries.credits(), assistantQueries.voices()]),
-  'assistants/:id': prefetch(({ params }) => [...assistantId(params.id), assistantQueries.voices()]),
-  'assistants/voices': prefetch(() => [assistantQueries.voices()]),
+  assistants: prefetch(() => [assistantQueries.list(), voiceQueries.list()]),
+  'assistants/new': prefetch(() => [assistantQueries.pricing(), creditQueries.balance(), voiceQueries.list()]),
+  'assistants/:id': prefetch(({ params }) => [...assistantId(params.id), voiceQueries.list()]),
+  'assistants/voices': prefetch(() => [voiceQueries.list()]),
   organization: prefetchOrganization,
 };
 

@@ -10,6 +10,7 @@ import {
 } from '../../shared/operations/account.ts';
 import { getBasicInfo } from '../../shared/operations/users.ts';
 import { api } from '../lib/api-client.ts';
+import { assistantKeys } from './assistants.ts';
 import { mutation } from '../lib/mutation.ts';
 
 // The signed-in account: who the active key belongs to, its spending limit, whether it can be deleted.
@@ -44,7 +45,7 @@ export const accountMutations = {
   /** Lowering the cap caps personal assistants above it: their lists change too. */
   setSpendingLimit: mutation({
     mutationFn: (cap: number | null) => api(setSpendingLimit, { body: { monthly_spending_cap: cap } }),
-    invalidates: () => [accountKeys.spendingLimit(), ['assistants']],
+    invalidates: () => [accountKeys.spendingLimit(), assistantKeys.all],
   }),
   delete: mutation({
     mutationFn: (confirmEmail: string) => api(deleteAccount, { body: { confirm_email: confirmEmail } }),

@@ -42,10 +42,3 @@ export async function deletionBlockers(db: Conn, userId: string): Promise<Blocke
   }
   return blockers;
 }
-
-/**
- * Work other modules do when a user is deleted, inside the deleting transaction (e.g. rows without a
- * cascading key). A hook may return a cleanup to run after the commit (e.g. removing stored files).
- */
-export type UserDeletionHook = (tx: Conn, userId: string) => Promise<(() => Promise<void>) | void>;
-export const userDeletionHooks: UserDeletionHook[] = [];

@@ -56,7 +56,7 @@ export function accountRoutes(app: FastifyInstance): void {
   });
 
   route(app, deleteAccount, async ({ req, principal, body, deps }) => {
-    const { blockers, cleanups } = await deleteAccountOf(deps.db, principal.userId, body.confirm_email);
+    const { blockers, cleanups } = await deleteAccountOf(deps, principal.userId, body.confirm_email);
     if (blockers.length > 0) throw new HttpError(409, 'The account cannot be deleted while blockers exist.', {}, { blockers });
     // The account is gone; a file that fails to go is logged, never turned into an error.
     for (const cleanup of cleanups) await cleanup().catch((err) => req.log.warn({ err }, 'cleanup after account deletion failed'));

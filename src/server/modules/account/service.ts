@@ -1,12 +1,14 @@
 import type { z } from 'zod';
 import type { Blocker, CreateWithBusinessInfoInput } from '../../../shared/account.ts';
 import type { Conn } from '../../db/connection.ts';
+import type { Deps } from '../../deps.ts';
 import { isUniqueViolation } from '../../db/unique-violation.ts';
 import { badRequestError } from '../../domain-errors.ts';
+import { deletePersonalAssistantsOf } from '../assistants/service.ts';
 import { deletePersonalCustomEndpoints } from '../custom-endpoints/repository.ts';
 import { deletePersonalProjects } from '../projects/repository.ts';
 import { createUser, deleteUser, findUser, findUserByEmail, type NewUser } from '../users/repository.ts';
-import { deletionBlockers, userDeletionHooks } from './repository.ts';
+import { deletionBlockers } from './repository.ts';
 
 const DUPLICATE_EMAIL = 'A user with this email already exists.';
 
@@ -38,10 +40,11 @@ export function businessInfoOf(input: Pick<z.output<typeof CreateWithBusinessInf
  * user created in organizations stays there. Returns the cleanups (stored files) to run after commit.
  */
 export async function deleteAccount(
-  db: Conn,
+  deps: Pick<Deps, 'db' | 'storage' | 'voiceProviders'>,
   userId: string,
   confirmEmail: string,
 ): Promise<{ blockers: Blocker[]; cleanups: (() => Promise<void>)[] }> {
+  const { db } = deps;
   const user = await findUser(db, userId);
   if (!user || (user.email ?? '').toLowerCase() !== confirmEmail.toLowerCase()) {
     throw badRequestError('confirm_email does not match the e-mail address of this account.');
@@ -52,12 +55,8 @@ export async function deleteAccount(
     if (blockers.length > 0) return { blockers, cleanups: [] };
     await deletePersonalProjects(tx, userId);
     await deletePersonalCustomEndpoints(tx, userId);
-    const cleanups: (() => Promise<void>)[] = [];
-    for (const hook of userDeletionHooks) {
-      const cleanup = await hook(tx, userId);
-      if (cleanup) cleanups.push(cleanup);
-    }
+    const cleanup = await deletePersonalAssistantsOf(tx, userId, deps);
     await deleteUser(tx, userId);
-    return { blockers: [], cleanups };
+    return { blockers: [], cleanups: cleanup ? [cleanup] : [] };
   });
 }

@@ -4,6 +4,7 @@ import type { Scope } from '../../auth/principal.ts';
 import type { Conn, Dialect } from '../../db/connection.ts';
 import { inScope } from '../../db/scope.ts';
 import type { JsonText } from '../../http/raw-json.ts';
+import { FILES_PATH, fileKeyOf } from '../files/urls.ts';
 import type { AssistantTable, StoredFileTable, VoiceTable } from './tables.ts';
 
 export type AssistantRow = Selectable<AssistantTable>;
@@ -144,6 +145,16 @@ export async function deleteAssistant(tx: Conn, scope: Scope, id: number): Promi
   return { releasedPhoto: await releasePhoto(tx, scope, row.profile_photo) };
 }
 
+/**
+ * The user's own monthly spending limit (micros; null = none), read in `tx`. `lock` (PostgreSQL) holds the
+ * user row so a concurrent PUT /v0/user/spending-limit waits for the caller's update, then caps it.
+ */
+export async function userSpendingCapMicros(tx: Conn, userId: string, lock: boolean): Promise<number | null> {
+  let q = tx.selectFrom('users').select('monthly_spending_cap_micros').where('id', '=', userId);
+  if (lock) q = q.forUpdate();
+  return (await q.executeTakeFirst())?.monthly_spending_cap_micros ?? null;
+}
+
 // --- voices -------------------------------------------------------------------------------------
 
 export async function listVoiceRows(db: Conn, scope: Scope): Promise<VoiceRow[]> {
@@ -214,9 +225,9 @@ export async function recordStoredFile(db: Conn, values: Insertable<StoredFileTa
  * they were issued under; LIKE's `_` only widens the match, which keeps more files, never fewer.
  */
 export async function releasePhoto(tx: Conn, scope: Scope, photoUrl: string | null): Promise<string | null> {
-  const key = photoUrl?.split('/v0/files/')[1];
+  const key = fileKeyOf(photoUrl);
   if (!key || !key.startsWith('photos/') || key.includes('%')) return null;
-  const stillShown = await tx.selectFrom('assistants').select('id').where('profile_photo', 'like', `%/v0/files/${key}`).executeTakeFirst();
+  const stillShown = await tx.selectFrom('assistants').select('id').where('profile_photo', 'like', `%${FILES_PATH}${key}`).executeTakeFirst();
   if (stillShown) return null;
   const removed = await tx.deleteFrom('stored_files').where('key', '=', key).where('kind', '=', 'photo').where(inScope(scope)).executeTakeFirst();
   return Number(removed.numDeletedRows) > 0 ? key : null;
@@ -236,7 +247,7 @@ export async function releaseUnusedPhotos(tx: Conn, before: string, limit = 500)
     .where((eb) =>
       eb.not(
         eb.exists(
-          eb.selectFrom('assistants as a').select('a.id').where('a.profile_photo', 'like', sql<string>`'%/v0/files/' || f.key`),
+          eb.selectFrom('assistants as a').select('a.id').where('a.profile_photo', 'like', sql<string>`${sql.lit('%' + FILES_PATH)} || f.key`),
         ),
       ),
     )

@@ -6,18 +6,22 @@ import {
   type UpdateAssistantConfigParsed,
   type VoiceProvider,
 } from '../../../shared/assistants.ts';
+import type { FastifyBaseLogger } from 'fastify';
 import type { Scope } from '../../auth/principal.ts';
 import type { Conn, Dialect } from '../../db/connection.ts';
 import type { Deps } from '../../deps.ts';
-import { invalid, notFound } from '../../http/errors.ts';
+import { invalidField, notFoundError } from '../../domain-errors.ts';
 import { accountOf, chargeCredits, fromMicros, toMicros } from '../credits/repository.ts';
 import { presetById } from '../../voice/presets.ts';
 import {
   assistantJson,
+  deleteAssistant,
+  deletePersonalAssistantData,
   findAssistant,
   findVoiceRow,
   insertAssistant,
   updateAssistant,
+  userSpendingCapMicros,
   type AssistantChanges,
   type AssistantRow,
 } from './repository.ts';
@@ -63,9 +67,9 @@ async function checkVoice(deps: Deps, tx: Conn, scope: Scope, voiceId: string, p
   const preset = presetById(voiceId);
   const lock = deps.dialect === 'postgres' ? 'share' : undefined;
   const actual = (preset?.provider ?? (await findVoiceRow(tx, scope, voiceId, undefined, lock))?.provider) as VoiceProvider | undefined;
-  if (!actual) throw invalid(['body', 'voice_id'], `Voice ${voiceId} was not found among your voices (GET /v0/assistant/voice lists them).`);
+  if (!actual) throw invalidField(['body', 'voice_id'], `Voice ${voiceId} was not found among your voices (GET /v0/assistant/voice lists them).`);
   if (provider && provider !== actual) {
-    throw invalid(['body', 'voice_id'], `Voice ${voiceId} belongs to provider ${actual}; send voice_provider "${actual}".`);
+    throw invalidField(['body', 'voice_id'], `Voice ${voiceId} belongs to provider ${actual}; send voice_provider "${actual}".`);
   }
   return actual;
 }
@@ -137,7 +141,7 @@ export async function createAssistant(
 /** One assistant of the scope as the API's JSON object; 404 when the scope has none with this id. */
 export async function getAssistant(db: Conn, dialect: Dialect, scope: Scope, id: number): Promise<string> {
   const assistant = await assistantJson(db, dialect, scope, id);
-  if (assistant === undefined) throw notFound(ASSISTANT_MESSAGES.notFound);
+  if (assistant === undefined) throw notFoundError(ASSISTANT_MESSAGES.notFound);
   return assistant;
 }
 
@@ -166,7 +170,7 @@ export async function updateAssistantConfig(
       changes.voice_id = input.voice_id; // voice_provider: checked in the transaction below
     }
   } else if (has('voice_provider') && input.voice_provider != null) {
-    throw invalid(['body', 'voice_provider'], 'Send voice_id together with voice_provider (voice_id: null clears the voice).');
+    throw invalidField(['body', 'voice_provider'], 'Send voice_id together with voice_provider (voice_id: null clears the voice).');
   }
 
   if (has('monthly_spending_cap')) {
@@ -176,18 +180,14 @@ export async function updateAssistantConfig(
 
   return deps.db.transaction().execute(async (tx) => {
     const current = await findAssistant(tx, scope, id);
-    if (!current) throw notFound(ASSISTANT_MESSAGES.notFound);
+    if (!current) throw notFoundError(ASSISTANT_MESSAGES.notFound);
     if (changes.voice_id) changes.voice_provider = await checkVoice(deps, tx, scope, changes.voice_id, input.voice_provider ?? undefined);
     if (has('monthly_spending_cap') && current.organization_id === null && input.monthly_spending_cap != null) {
-      // Read in the transaction: a concurrent lowering of the account limit is not overtaken.
-      let capQuery = tx.selectFrom('users').select('monthly_spending_cap_micros').where('id', '=', scope.userId);
-      // PostgreSQL: lock the user row so a concurrent PUT /v0/user/spending-limit waits for this update
-      // (and then caps it) instead of both passing each other. SQLite transactions are serialized anyway.
-      if (deps.dialect === 'postgres') capQuery = capQuery.forUpdate();
-      const user = await capQuery.executeTakeFirst();
-      const limit = user?.monthly_spending_cap_micros ?? null;
+      // Read in the transaction (locked on PostgreSQL): a concurrent lowering of the account limit is
+      // not overtaken. SQLite transactions are serialized anyway.
+      const limit = await userSpendingCapMicros(tx, scope.userId, deps.dialect === 'postgres');
       if (limit !== null && changes.monthly_spending_cap_micros! > limit) {
-        throw invalid(
+        throw invalidField(
           ['body', 'monthly_spending_cap'],
           `Must not exceed your monthly spending limit of ${fmtDollars(fromMicros(limit))} (PUT /v0/user/spending-limit raises it).`,
         );
@@ -200,4 +200,38 @@ export async function updateAssistantConfig(
     await updateAssistant(tx, id, { ...changes, updated_at: deps.now().toISOString() });
     return getAssistant(tx, deps.dialect, scope, id);
   });
+}
+
+/** What services log to (the request's or the app's logger). */
+export type Log = Pick<FastifyBaseLogger, 'warn'>;
+
+/** A file whose record a committed transaction removed: gone from storage too, or logged and left (harmless). */
+export async function removeReleasedFile(deps: Pick<Deps, 'storage'>, log: Log, key: string | null): Promise<void> {
+  if (!key) return;
+  await deps.storage.delete(key).catch((err: unknown) => log.warn({ err, key }, 'could not delete a released file'));
+}
+
+/** Deletes an assistant of the scope (no refund), and its photo when no other assistant shows it. */
+export async function removeAssistant(deps: Deps, log: Log, scope: Scope, id: number): Promise<void> {
+  const deleted = await deps.db.transaction().execute((tx) => deleteAssistant(tx, scope, id));
+  if (!deleted) throw notFoundError(ASSISTANT_MESSAGES.notFound);
+  await removeReleasedFile(deps, log, deleted.releasedPhoto);
+}
+
+/**
+ * Account deletion calls this in its transaction: the user's personal assistants, voices and file
+ * records go (organization ones stay). Returns the cleanup to run once that transaction has committed
+ * (the cloned voices at their providers, the stored files), or undefined when there is nothing to clean.
+ */
+export async function deletePersonalAssistantsOf(
+  tx: Conn,
+  userId: string,
+  deps: Pick<Deps, 'storage' | 'voiceProviders'>,
+): Promise<(() => Promise<void>) | undefined> {
+  const { keys, voices } = await deletePersonalAssistantData(tx, userId);
+  if (keys.length === 0 && voices.length === 0) return undefined;
+  return async () => {
+    for (const voice of voices) await deps.voiceProviders(voice.provider as VoiceProvider).delete(voice.voice_id);
+    for (const key of keys) await deps.storage.delete(key);
+  };
 }

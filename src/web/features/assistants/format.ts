@@ -1,4 +1,9 @@
-import type { Assistant, Voice } from '../../../shared/assistants.ts';
+import { VOICE_PROVIDERS, type Assistant, type Voice, type VoiceProvider } from '../../../shared/assistants.ts';
+
+/** A voice's provider as the API accepts it, or null for one this dashboard does not know. */
+export function providerOf(voice: Pick<Voice, 'provider'>): VoiceProvider | null {
+  return VOICE_PROVIDERS.find((p) => p === voice.provider) ?? null;
+}
 
 export const DESKTOP_LABELS: Record<string, string> = { ubuntu: 'Ubuntu', windows: 'Windows', macos: 'macOS' };
 

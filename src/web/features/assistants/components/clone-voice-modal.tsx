@@ -1,39 +1,32 @@
-import { zodResolver } from '@hookform/resolvers/zod';
-import { Alert, Button, Group, Modal, Select, SimpleGrid, Stack, Text, Textarea, TextInput } from '@mantine/core';
-import { useQueryClient } from '@tanstack/react-query';
+import { Modal, SimpleGrid, Stack, Text, Textarea, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
+import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
-import { Controller, useForm, type Resolver } from 'react-hook-form';
-import type { z } from 'zod';
 import { DEFAULT_CLONE_VOICE_PROVIDER, VOICE_PROVIDERS, VoiceCloneFields, type Voice } from '../../../../shared/assistants.ts';
+import { voiceMutations, voiceQueries } from '../../../data/voices.ts';
 import { ApiError } from '../../../lib/api-client.ts';
-import { applyServerErrors } from '../../../lib/form.ts';
-import { cloneVoice, invalidateVoices } from '../api.ts';
+import { applyServerErrors, useZodForm, type FormValues } from '../../../lib/form.ts';
+import { ModalFormFooter, SelectField, textField } from '../../../lib/form-fields.tsx';
+import { useApiMutation } from '../../../lib/mutation.ts';
 import { UploadProgress } from './upload-progress.tsx';
 import { VoiceSampleInput } from './voice-sample-input.tsx';
 
-interface Values {
-  name: string;
-  language: string | null;
-  description: string | null;
-  gender: string | null;
-  provider: string;
-}
-type Parsed = z.output<typeof VoiceCloneFields>;
-const resolver = zodResolver(VoiceCloneFields) as unknown as Resolver<Values, unknown, Parsed>;
-const blankToNull = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? null : v);
+type Fields = FormValues<typeof VoiceCloneFields>;
+/** The optional fields hold null until given; the name and provider always hold a value. */
+type Values = { [K in keyof Fields]: K extends 'name' | 'provider' ? Fields[K] : Fields[K] | null };
+const FIELDS = Object.keys(VoiceCloneFields.shape);
 
 export const PROVIDER_LABELS: Record<string, string> = { cartesia: 'Cartesia', elevenlabs: 'ElevenLabs' };
 
 /** Clone a voice from a sample (file or microphone), listened to before it is sent, with upload progress. */
 export function CloneVoiceModal({ opened, onClose, onCloned }: { opened: boolean; onClose: () => void; onCloned?: (voice: Voice) => void }) {
   const client = useQueryClient();
+  const clone = useApiMutation(voiceMutations.clone);
   const [sample, setSample] = useState<File | null>(null);
   const [sampleError, setSampleError] = useState<string | undefined>();
   const [progress, setProgress] = useState<number | null>(null);
   const abort = useRef<AbortController | null>(null);
-  const form = useForm<Values, unknown, Parsed>({
-    resolver,
+  const form = useZodForm<typeof VoiceCloneFields, Values>(VoiceCloneFields, {
     defaultValues: { name: '', language: null, description: null, gender: null, provider: DEFAULT_CLONE_VOICE_PROVIDER },
   });
   const { errors, isSubmitting } = form.formState;
@@ -58,8 +51,9 @@ export function CloneVoiceModal({ opened, onClose, onCloned }: { opened: boolean
     abort.current = controller;
     setProgress(0);
     try {
-      const voice = await cloneVoice(values, sample, { onProgress: setProgress, signal: controller.signal });
-      await invalidateVoices(client);
+      const voice = await clone.mutateAsync({ fields: values, file: sample, onProgress: setProgress, signal: controller.signal });
+      // The refreshed list (the clone invalidated it) has the new voice before the caller selects it.
+      await client.fetchQuery(voiceQueries.list());
       notifications.show({ color: 'teal', message: `Voice ${voice.name} is ready.` });
       onCloned?.(voice);
       close();
@@ -71,7 +65,7 @@ export function CloneVoiceModal({ opened, onClose, onCloned }: { opened: boolean
         setSampleError(error.fieldErrors.file ?? error.detail);
         return;
       }
-      applyServerErrors(error, form.setError, ['name', 'language', 'description', 'gender', 'provider']);
+      applyServerErrors(error, form.setError, FIELDS);
     } finally {
       abort.current = null;
     }
@@ -88,43 +82,28 @@ export function CloneVoiceModal({ opened, onClose, onCloned }: { opened: boolean
         noValidate
       >
         <Stack gap="sm">
-          <TextInput label="Voice name" required data-autofocus error={errors.name?.message} {...form.register('name')} />
+          <TextInput label="Voice name" required data-autofocus {...textField(form, 'name', { blank: 'keep' })} />
           <SimpleGrid cols={{ base: 1, sm: 3 }}>
-            <TextInput label="Language" placeholder="e.g. en" error={errors.language?.message} {...form.register('language', { setValueAs: blankToNull })} />
-            <Controller
+            <TextInput label="Language" placeholder="e.g. en" {...textField(form, 'language')} />
+            <SelectField
               control={form.control}
               name="gender"
-              render={({ field }) => (
-                <Select
-                  label="Gender"
-                  placeholder="Not set"
-                  clearable
-                  clearButtonProps={{ 'aria-label': 'Clear gender' }}
-                  data={['female', 'male', 'neutral']}
-                  value={field.value}
-                  onChange={field.onChange}
-                  onBlur={field.onBlur}
-                  error={errors.gender?.message}
-                />
-              )}
+              label="Gender"
+              placeholder="Not set"
+              clearable
+              clearButtonProps={{ 'aria-label': 'Clear gender' }}
+              data={['female', 'male', 'neutral']}
             />
-            <Controller
+            <SelectField
               control={form.control}
               name="provider"
-              render={({ field }) => (
-                <Select
-                  label="Provider"
-                  data={VOICE_PROVIDERS.map((p) => ({ value: p, label: PROVIDER_LABELS[p] ?? p }))}
-                  allowDeselect={false}
-                  value={field.value}
-                  onChange={(v) => field.onChange(v ?? DEFAULT_CLONE_VOICE_PROVIDER)}
-                  onBlur={field.onBlur}
-                  error={errors.provider?.message}
-                />
-              )}
+              label="Provider"
+              data={VOICE_PROVIDERS.map((p) => ({ value: p, label: PROVIDER_LABELS[p] ?? p }))}
+              allowDeselect={false}
+              toValue={(choice) => choice ?? DEFAULT_CLONE_VOICE_PROVIDER}
             />
           </SimpleGrid>
-          <Textarea label="Description" autosize minRows={2} maxRows={4} error={errors.description?.message} {...form.register('description', { setValueAs: blankToNull })} />
+          <Textarea label="Description" autosize minRows={2} maxRows={4} {...textField(form, 'description')} />
           <div>
             <Text size="sm" fw={500} mb={4}>
               Voice sample{' '}
@@ -141,20 +120,13 @@ export function CloneVoiceModal({ opened, onClose, onCloned }: { opened: boolean
               error={sampleError}
             />
           </div>
-          {progress !== null && <UploadProgress label="Uploading voice sample" fraction={progress} onCancel={() => abort.current?.abort()} />}
-          {errors.root?.server && (
-            <Alert color="red" role="alert">
-              {errors.root.server.message}
-            </Alert>
-          )}
-          <Group justify="flex-end">
-            <Button variant="default" onClick={close}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={isSubmitting}>
-              Clone voice
-            </Button>
-          </Group>
+          <ModalFormFooter
+            extra={progress !== null && <UploadProgress label="Uploading voice sample" fraction={progress} onCancel={() => abort.current?.abort()} />}
+            error={errors.root?.server?.message}
+            onCancel={close}
+            submitLabel="Clone voice"
+            submitting={isSubmitting}
+          />
         </Stack>
       </form>
     </Modal>

@@ -3,8 +3,10 @@ import { Alert, Avatar, Button, Group, Stack, Text } from '@mantine/core';
 import { Dropzone } from '@mantine/dropzone';
 import { IconPhotoUp } from '@tabler/icons-react';
 import { useEffect, useRef, useState } from 'react';
+import type { UploadedFile } from '../../../../shared/assistants.ts';
+import { assistantMutations } from '../../../data/assistants.ts';
 import { errorMessage } from '../../../lib/api-client.ts';
-import { uploadPhoto, type UploadedPhoto } from '../api.ts';
+import { useApiMutation } from '../../../lib/mutation.ts';
 import { checkFile, formatBytes, PHOTO_RULE } from '../file-rules.ts';
 import { SquareCropper } from './square-cropper.tsx';
 import { UploadProgress } from './upload-progress.tsx';
@@ -27,13 +29,15 @@ export function PhotoUploader({
   currentUrl?: string | null;
   /** Whose photo it is, for the preview's alt text. */
   name: string;
-  onUploaded: (photo: UploadedPhoto) => void;
+  /** With `assistantId` the assistant's cached reads refresh by themselves (data/assistants.ts). */
+  onUploaded?: (photo: UploadedFile) => void;
   /** Offered while a photo is chosen but not yet saved anywhere (hiring). */
   onRemove?: () => void;
 }) {
   const [step, setStep] = useState<Step>({ kind: 'pick' });
   const [error, setError] = useState<string | null>(null);
   const abort = useRef<AbortController | null>(null);
+  const uploadPhoto = useApiMutation(assistantMutations.uploadPhoto);
 
   useEffect(() => () => abort.current?.abort(), []);
   useEffect(() => {
@@ -57,9 +61,9 @@ export function PhotoUploader({
     abort.current = controller;
     setStep({ kind: 'uploading', fraction: 0 });
     try {
-      const photo = await uploadPhoto(file, { assistantId, signal: controller.signal, onProgress: (fraction) => setStep({ kind: 'uploading', fraction }) });
+      const photo = await uploadPhoto.mutateAsync({ file, assistantId, signal: controller.signal, onProgress: (fraction) => setStep({ kind: 'uploading', fraction }) });
       setStep({ kind: 'pick' });
-      onUploaded(photo);
+      onUploaded?.(photo);
     } catch (e) {
       setStep({ kind: 'pick' });
       if ((e as Error).name !== 'AbortError') setError(errorMessage(e));

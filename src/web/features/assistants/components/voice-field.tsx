@@ -4,7 +4,7 @@ import { IconPlus } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import type { Voice } from '../../../../shared/assistants.ts';
 import { ErrorAlert } from '../../../components/error-alert.tsx';
-import { assistantQueries } from '../queries.ts';
+import { voiceQueries } from '../../../data/voices.ts';
 import { CloneVoiceModal, PROVIDER_LABELS } from './clone-voice-modal.tsx';
 import { VoicePlayButton } from './voice-play-button.tsx';
 
@@ -25,7 +25,7 @@ export function VoiceField({
   error?: string;
   canClone?: boolean;
 }) {
-  const voices = useQuery(assistantQueries.voices());
+  const voices = useQuery(voiceQueries.list());
   const [cloning, { open, close }] = useDisclosure(false);
   if (voices.isPending) return <Skeleton height={60} />;
   if (voices.isError) return <ErrorAlert error={voices.error} onRetry={() => void voices.refetch()} title="Could not load the voices" />;

@@ -1,15 +1,15 @@
-import { zodResolver } from '@hookform/resolvers/zod';
-import { Alert, Anchor, Avatar, Button, Group, NumberInput, Paper, Select, SimpleGrid, Skeleton, Stack, Switch, Table, Text, Textarea, TextInput, Title } from '@mantine/core';
+import { Alert, Anchor, Avatar, Button, Group, Paper, SimpleGrid, Skeleton, Stack, Table, Text, Textarea, TextInput, Title } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
 import { IconTrash } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { Controller, useForm, type Resolver } from 'react-hook-form';
+import { Controller } from 'react-hook-form';
 import { Link, useLocation, useNavigate, useParams } from 'react-router';
-import type { z } from 'zod';
 import {
   ABOUT_MAX,
   AGE_MAX,
   AGE_MIN,
+  DEPLOY_ENVS,
   DESKTOP_SYSTEMS,
   MAX_PARALLEL_MAX,
   MAX_PARALLEL_MIN,
@@ -24,39 +24,45 @@ import { confirmDelete } from '../../../components/confirm-delete.tsx';
 import { ErrorAlert } from '../../../components/error-alert.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
 import { TimezoneSelect } from '../../../components/timezone-select.tsx';
+import { accountQueries } from '../../../data/account.ts';
+import { assistantKeys, assistantMutations, assistantQueries } from '../../../data/assistants.ts';
 import { ApiError } from '../../../lib/api-client.ts';
-import { applyServerErrors } from '../../../lib/form.ts';
+import { applyServerErrors, useZodForm, type FormValues } from '../../../lib/form.ts';
+import { NumberField, SelectField, SwitchField, textField } from '../../../lib/form-fields.tsx';
+import { useApiMutation } from '../../../lib/mutation.ts';
 import { missingPermission, useMe } from '../../../lib/use-me.ts';
-import { useDeleteAssistant, useUpdateAssistant } from '../api.ts';
-import { assistantKeys, assistantQueries } from '../queries.ts';
 import { changedFields } from '../config-changes.ts';
 import { FormSection } from '../components/form-section.tsx';
 import { PhotoUploader } from '../components/photo-uploader.tsx';
 import { VoiceField } from '../components/voice-field.tsx';
-import { DESKTOP_LABELS, formatNumber, initials } from '../format.ts';
+import { DESKTOP_LABELS, formatNumber, initials, providerOf } from '../format.ts';
 
-interface ConfigValues {
-  first_name: string | null;
-  surname: string | null;
-  age: number | null;
-  nationality: string | null;
-  about: string | null;
-  weekly_limit: number | null;
-  max_parallel: number | null;
-  timezone: string | null;
-  voice_id: string | null;
-  voice_provider: string | null;
-  monthly_spending_cap: number | null;
-  profile_video: string | null;
-  desktop_mode: string | null;
-  user_desktop_id: number | null;
-  user_desktop_filesys_sync: boolean | null;
-  is_local: boolean | null;
-  deploy_env: string | null;
-  create_infra: boolean | null;
-}
-type Parsed = z.output<typeof UpdateAssistantConfigInput>;
-const resolver = zodResolver(UpdateAssistantConfigInput) as unknown as Resolver<ConfigValues, unknown, Parsed>;
+/** What the configuration form edits (the photo has its own uploader; contact fields are read-only). */
+const ConfigSchema = UpdateAssistantConfigInput.pick({
+  first_name: true,
+  surname: true,
+  age: true,
+  nationality: true,
+  about: true,
+  weekly_limit: true,
+  max_parallel: true,
+  timezone: true,
+  voice_id: true,
+  voice_provider: true,
+  monthly_spending_cap: true,
+  profile_video: true,
+  desktop_mode: true,
+  user_desktop_id: true,
+  user_desktop_filesys_sync: true,
+  is_local: true,
+  deploy_env: true,
+  create_infra: true,
+});
+type ConfigValues = FormValues<typeof ConfigSchema>;
+const FIELDS = Object.keys(ConfigSchema.shape);
+
+/** `value` when it is one of `choices`, else null (what the form can show of a server string). */
+const oneOf = <C extends string>(choices: readonly C[], value: string | null): C | null => choices.find((c) => c === value) ?? null;
 
 function toValues(a: Assistant): ConfigValues {
   return {
@@ -69,21 +75,18 @@ function toValues(a: Assistant): ConfigValues {
     max_parallel: a.max_parallel,
     timezone: a.timezone,
     voice_id: a.voice_id,
-    voice_provider: a.voice_provider,
+    voice_provider: a.voice_provider === null ? null : providerOf({ provider: a.voice_provider }),
     monthly_spending_cap: a.monthly_spending_cap,
     profile_video: a.profile_video,
-    desktop_mode: a.desktop_mode,
+    desktop_mode: oneOf(DESKTOP_SYSTEMS, a.desktop_mode),
     user_desktop_id: a.user_desktop_id,
     user_desktop_filesys_sync: a.user_desktop_filesys_sync,
     is_local: a.is_local,
-    deploy_env: a.deploy_env,
+    deploy_env: oneOf(DEPLOY_ENVS, a.deploy_env),
     create_infra: a.create_infra,
   };
 }
-const FIELDS = Object.keys(toValues({} as Assistant));
 
-const blankToNull = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? null : v);
-const numberOrNull = (v: string | number) => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 const money = new Intl.NumberFormat(undefined, { style: 'currency', currency: 'USD' });
 const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
@@ -104,19 +107,26 @@ function ReadOnly({ rows }: { rows: [string, string | null][] }) {
 
 function ConfigForm({ assistant, canWrite }: { assistant: Assistant; canWrite: boolean }) {
   const id = Number(assistant.agent_id);
-  const update = useUpdateAssistant(id);
+  const client = useQueryClient();
+  const update = useApiMutation(assistantMutations.update, {
+    onSuccess: (saved) => {
+      client.setQueryData(assistantKeys.detail(id), saved);
+      notifications.show({ color: 'teal', message: `${assistantDisplayName(saved)}: changes saved.` });
+    },
+  });
   const personal = assistant.organization_id === null;
-  const userLimit = useQuery({ ...assistantQueries.spendingLimit(), enabled: personal });
-  const form = useForm<ConfigValues, unknown, Parsed>({ resolver, defaultValues: toValues(assistant) });
+  const userLimit = useQuery({ ...accountQueries.spendingLimit(), enabled: personal });
+  const form = useZodForm(ConfigSchema, { defaultValues: toValues(assistant) });
+  const { control } = form;
   const { errors, isSubmitting, dirtyFields, isDirty } = form.formState;
   const msg = (field: keyof ConfigValues) => errors[field]?.message;
-  const text = (field: keyof ConfigValues) => form.register(field, { setValueAs: blankToNull });
+  const text = (field: keyof ConfigValues) => textField(form, field);
 
   const submit = form.handleSubmit(async (values) => {
     const changes = changedFields(values, dirtyFields);
     if (Object.keys(changes).length === 0) return;
     try {
-      const saved = await update.mutateAsync(changes);
+      const saved = await update.mutateAsync({ id, changes });
       form.reset(toValues(saved));
     } catch (error) {
       applyServerErrors(error, form.setError, FIELDS);
@@ -138,61 +148,37 @@ function ConfigForm({ assistant, canWrite }: { assistant: Assistant; canWrite: b
         <Stack gap="lg">
           <FormSection id="profile" title="Profile">
             <SimpleGrid cols={{ base: 1, sm: 2, md: 4 }}>
-              <TextInput label="First name" error={msg('first_name')} {...text('first_name')} />
-              <TextInput label="Surname" error={msg('surname')} {...text('surname')} />
-              <Controller
-                control={form.control}
-                name="age"
-                render={({ field }) => (
-                  <NumberInput clampBehavior="none" label="Age" min={AGE_MIN} max={AGE_MAX} allowDecimal={false} value={field.value ?? ''} onChange={(v) => field.onChange(numberOrNull(v))} onBlur={field.onBlur} error={msg('age')} />
-                )}
-              />
-              <TextInput label="Nationality" error={msg('nationality')} {...text('nationality')} />
+              <TextInput label="First name" {...text('first_name')} />
+              <TextInput label="Surname" {...text('surname')} />
+              <NumberField control={control} name="age" label="Age" min={AGE_MIN} max={AGE_MAX} allowDecimal={false} />
+              <TextInput label="Nationality" {...text('nationality')} />
             </SimpleGrid>
-            <Textarea label="About" description={`At most ${ABOUT_MAX} characters.`} autosize minRows={2} maxRows={8} error={msg('about')} {...text('about')} />
+            <Textarea label="About" description={`At most ${ABOUT_MAX} characters.`} autosize minRows={2} maxRows={8} {...text('about')} />
           </FormSection>
 
           <FormSection id="work" title="Work">
             <SimpleGrid cols={{ base: 1, sm: 3 }}>
-              <Controller
-                control={form.control}
+              <NumberField
+                control={control}
                 name="weekly_limit"
-                render={({ field }) => (
-                  <NumberInput
-                    clampBehavior="none"
-                    label="Weekly limit (hours)"
-                    description={`${WEEKLY_LIMIT_MIN}–${WEEKLY_LIMIT_MAX}; empty for no limit.`}
-                    min={WEEKLY_LIMIT_MIN}
-                    max={WEEKLY_LIMIT_MAX}
-                    step={0.5}
-                    decimalScale={2}
-                    value={field.value ?? ''}
-                    onChange={(v) => field.onChange(numberOrNull(v))}
-                    onBlur={field.onBlur}
-                    error={msg('weekly_limit')}
-                  />
-                )}
+                label="Weekly limit (hours)"
+                description={`${WEEKLY_LIMIT_MIN}–${WEEKLY_LIMIT_MAX}; empty for no limit.`}
+                min={WEEKLY_LIMIT_MIN}
+                max={WEEKLY_LIMIT_MAX}
+                step={0.5}
+                decimalScale={2}
               />
-              <Controller
-                control={form.control}
+              <NumberField
+                control={control}
                 name="max_parallel"
-                render={({ field }) => (
-                  <NumberInput
-                    clampBehavior="none"
-                    label="Maximum parallel tasks"
-                    description={`${MAX_PARALLEL_MIN}–${MAX_PARALLEL_MAX}.`}
-                    min={MAX_PARALLEL_MIN}
-                    max={MAX_PARALLEL_MAX}
-                    allowDecimal={false}
-                    value={field.value ?? ''}
-                    onChange={(v) => field.onChange(numberOrNull(v))}
-                    onBlur={field.onBlur}
-                    error={msg('max_parallel')}
-                  />
-                )}
+                label="Maximum parallel tasks"
+                description={`${MAX_PARALLEL_MIN}–${MAX_PARALLEL_MAX}.`}
+                min={MAX_PARALLEL_MIN}
+                max={MAX_PARALLEL_MAX}
+                allowDecimal={false}
               />
               <Controller
-                control={form.control}
+                control={control}
                 name="timezone"
                 render={({ field }) => (
                   <TimezoneSelect label="Time zone" description="IANA name; its working hours follow it." value={field.value} onChange={field.onChange} onBlur={field.onBlur} clearable error={msg('timezone')} />
@@ -206,7 +192,7 @@ function ConfigForm({ assistant, canWrite }: { assistant: Assistant; canWrite: b
               value={form.watch('voice_id')}
               onChange={(voice) => {
                 form.setValue('voice_id', voice?.voice_id ?? null, { shouldDirty: true });
-                form.setValue('voice_provider', voice?.provider ?? null, { shouldDirty: true });
+                form.setValue('voice_provider', voice ? providerOf(voice) : null, { shouldDirty: true });
               }}
               error={msg('voice_id') ?? msg('voice_provider')}
               canClone={canWrite}
@@ -214,111 +200,59 @@ function ConfigForm({ assistant, canWrite }: { assistant: Assistant; canWrite: b
           </FormSection>
 
           <FormSection id="spending" title="Spending">
-            <Controller
-              control={form.control}
+            <NumberField
+              control={control}
               name="monthly_spending_cap"
-              render={({ field }) => (
-                <NumberInput
-                  clampBehavior="none"
-                  label="Monthly spending cap (USD)"
-                  description={capHint}
-                  min={0}
-                  max={personal && typeof cap === 'number' ? cap : undefined}
-                  decimalScale={2}
-                  thousandSeparator=","
-                  prefix="$"
-                  value={field.value ?? ''}
-                  onChange={(v) => field.onChange(numberOrNull(v))}
-                  onBlur={field.onBlur}
-                  error={msg('monthly_spending_cap')}
-                  maw={360}
-                />
-              )}
+              label="Monthly spending cap (USD)"
+              description={capHint}
+              min={0}
+              max={personal && typeof cap === 'number' ? cap : undefined}
+              decimalScale={2}
+              thousandSeparator=","
+              prefix="$"
+              maw={360}
             />
           </FormSection>
 
           <FormSection id="runtime" title="Desktop and runtime">
             <SimpleGrid cols={{ base: 1, sm: 2 }}>
-              <Controller
-                control={form.control}
+              <SelectField
+                control={control}
                 name="desktop_mode"
-                render={({ field }) => (
-                  <Select
-                    label="Desktop mode"
-                    description="Operating system of its virtual desktop."
-                    placeholder="Not set"
-                    clearable
-                    clearButtonProps={{ 'aria-label': 'Clear desktop mode' }}
-                    data={DESKTOP_SYSTEMS.map((d) => ({ value: d, label: DESKTOP_LABELS[d] ?? d }))}
-                    value={field.value}
-                    onChange={field.onChange}
-                    onBlur={field.onBlur}
-                    error={msg('desktop_mode')}
-                  />
-                )}
+                label="Desktop mode"
+                description="Operating system of its virtual desktop."
+                placeholder="Not set"
+                clearable
+                clearButtonProps={{ 'aria-label': 'Clear desktop mode' }}
+                data={DESKTOP_SYSTEMS.map((d) => ({ value: d, label: DESKTOP_LABELS[d] ?? d }))}
               />
-              <Controller
-                control={form.control}
+              <NumberField
+                control={control}
                 name="user_desktop_id"
-                render={({ field }) => (
-                  <NumberInput
-                    clampBehavior="none"
-                    label="Your desktop id"
-                    description="A registered desktop of yours to assign; empty for none."
-                    min={1}
-                    allowDecimal={false}
-                    value={field.value ?? ''}
-                    onChange={(v) => field.onChange(numberOrNull(v))}
-                    onBlur={field.onBlur}
-                    error={msg('user_desktop_id')}
-                  />
-                )}
+                label="Your desktop id"
+                description="A registered desktop of yours to assign; empty for none."
+                min={1}
+                allowDecimal={false}
               />
-              <Controller
-                control={form.control}
+              {/* Native routing is the absence of a deployment (null); the select always shows one. */}
+              <SelectField
+                control={control}
                 name="deploy_env"
-                render={({ field }) => (
-                  <Select
-                    label="Deployment"
-                    data={[
-                      { value: 'native', label: 'Native routing' },
-                      { value: 'preview', label: 'Preview runtime stack' },
-                    ]}
-                    allowDeselect={false}
-                    value={field.value ?? 'native'}
-                    onChange={(v) => field.onChange(v === 'preview' ? 'preview' : null)}
-                    onBlur={field.onBlur}
-                    error={msg('deploy_env')}
-                  />
-                )}
+                label="Deployment"
+                data={[
+                  { value: 'native', label: 'Native routing' },
+                  { value: 'preview', label: 'Preview runtime stack' },
+                ]}
+                allowDeselect={false}
+                fromValue={(v) => (v === 'preview' ? 'preview' : 'native')}
+                toValue={(choice) => (choice === 'preview' ? 'preview' : null)}
               />
-              <TextInput label="Profile video URL" type="url" placeholder="https://…" error={msg('profile_video')} {...text('profile_video')} />
+              <TextInput label="Profile video URL" type="url" placeholder="https://…" {...text('profile_video')} />
             </SimpleGrid>
             <Stack gap="sm">
-              {(['user_desktop_filesys_sync', 'is_local', 'create_infra'] as const).map((key) => (
-                <Controller
-                  key={key}
-                  control={form.control}
-                  name={key}
-                  render={({ field }) => (
-                    <Switch
-                      label={
-                        { user_desktop_filesys_sync: 'Sync files with your desktop', is_local: 'Run locally', create_infra: 'Provision missing infrastructure when saving' }[key]
-                      }
-                      description={
-                        {
-                          user_desktop_filesys_sync: 'Keep its file system in sync with the assigned desktop.',
-                          is_local: 'Its runtime runs on your machine instead of the cluster.',
-                          create_infra: 'Allocates an e-mail address and phone number if it has none.',
-                        }[key]
-                      }
-                      checked={!!field.value}
-                      onChange={(e) => field.onChange(e.currentTarget.checked)}
-                      error={msg(key)}
-                    />
-                  )}
-                />
-              ))}
+              <SwitchField control={control} name="user_desktop_filesys_sync" label="Sync files with your desktop" description="Keep its file system in sync with the assigned desktop." />
+              <SwitchField control={control} name="is_local" label="Run locally" description="Its runtime runs on your machine instead of the cluster." />
+              <SwitchField control={control} name="create_infra" label="Provision missing infrastructure when saving" description="Allocates an e-mail address and phone number if it has none." />
             </Stack>
           </FormSection>
 
@@ -356,10 +290,11 @@ export function AssistantPage() {
   const valid = Number.isInteger(id) && id > 0;
   const assistant = useQuery({ ...assistantQueries.detail(id), enabled: valid });
   const me = useMe();
-  const client = useQueryClient();
   const navigate = useNavigate();
   const location = useLocation();
-  const remove = useDeleteAssistant();
+  const remove = useApiMutation(assistantMutations.delete, {
+    onSuccess: (_r, deleted) => notifications.show({ color: 'teal', message: `${assistantDisplayName(deleted)} was deleted.` }),
+  });
   const canWrite = !missingPermission(me.data, 'assistant:write');
   const cannotDelete = missingPermission(me.data, 'assistant:delete');
 
@@ -432,7 +367,6 @@ export function AssistantPage() {
               assistantId={Number(a.agent_id)}
               currentUrl={a.profile_photo}
               name={name}
-              onUploaded={() => void client.invalidateQueries({ queryKey: assistantKeys.all })}
             />
           ) : (
             <Text size="sm">Your role cannot change the photo.</Text>

@@ -11,7 +11,8 @@ import { PermissionGate } from '../../../components/permission-gate.tsx';
 import { missingPermission, useMe } from '../../../lib/use-me.ts';
 import { useUrlFilter } from '../../../lib/use-url-filter.ts';
 import { useDeferredQuery } from '../../../lib/use-deferred-query.ts';
-import { assistantQueries } from '../queries.ts';
+import { assistantQueries } from '../../../data/assistants.ts';
+import { voiceQueries } from '../../../data/voices.ts';
 import { hoursPerWeek, initials, matchesSearch, parallelTasks, voiceName } from '../format.ts';
 
 const COLUMNS = ['Assistant', 'About', 'Time zone', 'Voice', 'Weekly limit', 'Parallel tasks'];
@@ -49,7 +50,7 @@ function TableSkeleton() {
 
 export function AssistantsPage() {
   const assistants = useDeferredQuery(assistantQueries.list());
-  const voices = useQuery(assistantQueries.voices());
+  const voices = useQuery(voiceQueries.list());
   const me = useMe();
   const { input: searchInput, setInput: setSearchInput } = useUrlFilter('q');
   // The list follows the field without ever holding up typing.

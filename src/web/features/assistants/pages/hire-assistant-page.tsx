@@ -1,10 +1,9 @@
-import { zodResolver } from '@hookform/resolvers/zod';
-import { Accordion, Alert, Button, Code, Group, NumberInput, Paper, Select, SimpleGrid, Skeleton, Stack, Switch, Text, Textarea, TextInput } from '@mantine/core';
+import { Accordion, Alert, Button, Code, Group, Paper, SimpleGrid, Skeleton, Stack, Text, Textarea, TextInput } from '@mantine/core';
 import { IconAlertTriangle, IconCoins } from '@tabler/icons-react';
-import { useQuery } from '@tanstack/react-query';
-import { Controller, useForm, type Resolver } from 'react-hook-form';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { notifications } from '@mantine/notifications';
+import { Controller } from 'react-hook-form';
 import { Link, useNavigate } from 'react-router';
-import type { z } from 'zod';
 import {
   ABOUT_MAX,
   AGE_MAX,
@@ -17,70 +16,27 @@ import {
   WEEKLY_LIMIT_MAX,
   WEEKLY_LIMIT_MIN,
 } from '../../../../shared/assistants.ts';
+import { assistantDisplayName } from '../../../../shared/assistant-name.ts';
 import { CountrySelect } from '../../../components/country-select.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
 import { browserTimeZone, TimezoneSelect } from '../../../components/timezone-select.tsx';
+import { assistantKeys, assistantMutations, assistantQueries } from '../../../data/assistants.ts';
+import { creditQueries } from '../../../data/credits.ts';
 import { ApiError } from '../../../lib/api-client.ts';
-import { applyServerErrors } from '../../../lib/form.ts';
+import { applyServerErrors, useZodForm, type FormValues } from '../../../lib/form.ts';
+import { NumberField, SelectField, SwitchField, textField } from '../../../lib/form-fields.tsx';
+import { useApiMutation } from '../../../lib/mutation.ts';
 import { missingPermission, useMe } from '../../../lib/use-me.ts';
-import { useCreateAssistant } from '../api.ts';
-import { assistantQueries } from '../queries.ts';
 import { FormSection } from '../components/form-section.tsx';
 import { PhotoUploader } from '../components/photo-uploader.tsx';
 import { PreHireChatEditor } from '../components/pre-hire-chat-editor.tsx';
 import { VoiceField } from '../components/voice-field.tsx';
-import { DESKTOP_LABELS, formatNumber } from '../format.ts';
+import { DESKTOP_LABELS, formatNumber, providerOf } from '../format.ts';
 
-interface HireValues {
-  first_name: string | null;
-  surname: string | null;
-  age: number | null;
-  about: string | null;
-  weekly_limit: number | null;
-  max_parallel: number | null;
-  country: string | null;
-  timezone: string | null;
-  email: string | null;
-  user_phone: string | null;
-  user_whatsapp_number: string | null;
-  profile_photo: string | null;
-  voice_id: string | null;
-  voice_provider: string | null;
-  region: string | null;
-  user_local_desktop: string | null;
-  desktop_url: string | null;
-  profile_video: string | null;
-  pre_hire_chat: { role: 'user' | 'assistant'; msg: string }[];
-  create_infra: boolean;
-}
-type Parsed = z.output<typeof CreateAssistantInput>;
-const resolver = zodResolver(CreateAssistantInput) as unknown as Resolver<HireValues, unknown, Parsed>;
-const FIELDS: (keyof HireValues)[] = [
-  'first_name',
-  'surname',
-  'age',
-  'about',
-  'weekly_limit',
-  'max_parallel',
-  'country',
-  'timezone',
-  'email',
-  'user_phone',
-  'user_whatsapp_number',
-  'profile_photo',
-  'voice_id',
-  'voice_provider',
-  'region',
-  'user_local_desktop',
-  'desktop_url',
-  'profile_video',
-  'pre_hire_chat',
-  'create_infra',
-];
-
-/** Empty text is "not given" (null), never an empty string the server would refuse. */
-const blankToNull = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? null : v);
-const numberOrNull = (v: string | number) => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+type Fields = FormValues<typeof CreateAssistantInput>;
+/** The inputs hold null for "not given" (the schema drops it), except the chat list and the switch. */
+type HireValues = { [K in keyof Fields]: K extends 'pre_hire_chat' | 'create_infra' ? Fields[K] : Fields[K] | null };
+const FIELDS = Object.keys(CreateAssistantInput.shape);
 
 /** What hiring costs against what the workspace holds, before anything is sent. */
 function CostSummary({ short, cost, balance, loading, organization }: { short: boolean; cost?: number; balance?: number; loading: boolean; organization: boolean }) {
@@ -130,13 +86,18 @@ function CostSummary({ short, cost, balance, loading, organization }: { short: b
 
 export function HireAssistantPage() {
   const navigate = useNavigate();
+  const client = useQueryClient();
   const me = useMe();
   const pricing = useQuery(assistantQueries.pricing());
-  const credits = useQuery(assistantQueries.credits());
-  const create = useCreateAssistant();
+  const credits = useQuery(creditQueries.balance());
+  const create = useApiMutation(assistantMutations.create, {
+    onSuccess: (assistant) => {
+      client.setQueryData(assistantKeys.detail(Number(assistant.agent_id)), assistant);
+      notifications.show({ color: 'teal', message: `${assistantDisplayName(assistant)} was hired.` });
+    },
+  });
   const cannotHire = missingPermission(me.data, 'assistant:write');
-  const form = useForm<HireValues, unknown, Parsed>({
-    resolver,
+  const form = useZodForm<typeof CreateAssistantInput, HireValues>(CreateAssistantInput, {
     defaultValues: {
       first_name: null,
       surname: null,
@@ -182,8 +143,9 @@ export function HireAssistantPage() {
     }
   });
 
-  const text = (field: keyof HireValues) => form.register(field, { setValueAs: blankToNull });
-  const msg = (field: keyof HireValues) => errors[field]?.message as string | undefined;
+  const text = (field: keyof HireValues) => textField(form, field);
+  const msg = (field: keyof HireValues) => errors[field]?.message;
+  const { control } = form;
 
   return (
     <>
@@ -200,57 +162,33 @@ export function HireAssistantPage() {
         <Stack gap="lg">
           <FormSection id="profile" title="Profile" description="Who the assistant is.">
             <SimpleGrid cols={{ base: 1, sm: 3 }}>
-              <TextInput label="First name" autoComplete="off" error={msg('first_name')} {...text('first_name')} />
-              <TextInput label="Surname" autoComplete="off" error={msg('surname')} {...text('surname')} />
-              <Controller
-                control={form.control}
-                name="age"
-                render={({ field }) => (
-                  <NumberInput clampBehavior="none" label="Age" min={AGE_MIN} max={AGE_MAX} allowDecimal={false} value={field.value ?? ''} onChange={(v) => field.onChange(numberOrNull(v))} onBlur={field.onBlur} error={msg('age')} />
-                )}
-              />
+              <TextInput label="First name" autoComplete="off" {...text('first_name')} />
+              <TextInput label="Surname" autoComplete="off" {...text('surname')} />
+              <NumberField control={control} name="age" label="Age" min={AGE_MIN} max={AGE_MAX} allowDecimal={false} />
             </SimpleGrid>
-            <Textarea label="About" description={`A short description, at most ${ABOUT_MAX} characters.`} autosize minRows={2} maxRows={6} error={msg('about')} {...text('about')} />
+            <Textarea label="About" description={`A short description, at most ${ABOUT_MAX} characters.`} autosize minRows={2} maxRows={6} {...text('about')} />
           </FormSection>
 
           <FormSection id="work" title="Work" description="How much it works.">
             <SimpleGrid cols={{ base: 1, sm: 2 }}>
-              <Controller
-                control={form.control}
+              <NumberField
+                control={control}
                 name="weekly_limit"
-                render={({ field }) => (
-                  <NumberInput
-                    clampBehavior="none"
-                    label="Weekly limit (hours)"
-                    description={`${WEEKLY_LIMIT_MIN}–${WEEKLY_LIMIT_MAX} hours; empty for no limit.`}
-                    min={WEEKLY_LIMIT_MIN}
-                    max={WEEKLY_LIMIT_MAX}
-                    step={0.5}
-                    decimalScale={2}
-                    value={field.value ?? ''}
-                    onChange={(v) => field.onChange(numberOrNull(v))}
-                    onBlur={field.onBlur}
-                    error={msg('weekly_limit')}
-                  />
-                )}
+                label="Weekly limit (hours)"
+                description={`${WEEKLY_LIMIT_MIN}–${WEEKLY_LIMIT_MAX} hours; empty for no limit.`}
+                min={WEEKLY_LIMIT_MIN}
+                max={WEEKLY_LIMIT_MAX}
+                step={0.5}
+                decimalScale={2}
               />
-              <Controller
-                control={form.control}
+              <NumberField
+                control={control}
                 name="max_parallel"
-                render={({ field }) => (
-                  <NumberInput
-                    clampBehavior="none"
-                    label="Maximum parallel tasks"
-                    description={`${MAX_PARALLEL_MIN}–${MAX_PARALLEL_MAX}.`}
-                    min={MAX_PARALLEL_MIN}
-                    max={MAX_PARALLEL_MAX}
-                    allowDecimal={false}
-                    value={field.value ?? ''}
-                    onChange={(v) => field.onChange(numberOrNull(v))}
-                    onBlur={field.onBlur}
-                    error={msg('max_parallel')}
-                  />
-                )}
+                label="Maximum parallel tasks"
+                description={`${MAX_PARALLEL_MIN}–${MAX_PARALLEL_MAX}.`}
+                min={MAX_PARALLEL_MIN}
+                max={MAX_PARALLEL_MAX}
+                allowDecimal={false}
               />
             </SimpleGrid>
           </FormSection>
@@ -258,29 +196,22 @@ export function HireAssistantPage() {
           <FormSection id="location" title="Location and contact" description="Where it works and how it reaches you.">
             <SimpleGrid cols={{ base: 1, sm: 2 }}>
               <Controller
-                control={form.control}
+                control={control}
                 name="country"
                 render={({ field }) => (
                   <CountrySelect label="Country" description="Its phone number is provisioned in this country." value={field.value} onChange={field.onChange} onBlur={field.onBlur} clearable error={msg('country')} />
                 )}
               />
               <Controller
-                control={form.control}
+                control={control}
                 name="timezone"
                 render={({ field }) => (
                   <TimezoneSelect label="Time zone" description="Its working hours follow this zone." value={field.value} onChange={field.onChange} onBlur={field.onBlur} clearable error={msg('timezone')} />
                 )}
               />
-              <TextInput
-                label="Assistant e-mail"
-                type="email"
-                autoComplete="off"
-                description="Leave empty to have one allocated."
-                error={msg('email')}
-                {...text('email')}
-              />
-              <TextInput label="Your phone" type="tel" autoComplete="tel" description="Where the assistant calls or texts you." error={msg('user_phone')} {...text('user_phone')} />
-              <TextInput label="Your WhatsApp number" type="tel" description="Optional, e.g. +1 555 0100." error={msg('user_whatsapp_number')} {...text('user_whatsapp_number')} />
+              <TextInput label="Assistant e-mail" type="email" autoComplete="off" description="Leave empty to have one allocated." {...text('email')} />
+              <TextInput label="Your phone" type="tel" autoComplete="tel" description="Where the assistant calls or texts you." {...text('user_phone')} />
+              <TextInput label="Your WhatsApp number" type="tel" description="Optional, e.g. +1 555 0100." {...text('user_whatsapp_number')} />
             </SimpleGrid>
           </FormSection>
 
@@ -303,7 +234,7 @@ export function HireAssistantPage() {
               value={form.watch('voice_id')}
               onChange={(voice) => {
                 form.setValue('voice_id', voice?.voice_id ?? null, { shouldDirty: true });
-                form.setValue('voice_provider', voice?.provider ?? null, { shouldDirty: true });
+                form.setValue('voice_provider', voice ? providerOf(voice) : null, { shouldDirty: true });
               }}
               error={msg('voice_id') ?? msg('voice_provider')}
               canClone={!cannotHire}
@@ -317,45 +248,30 @@ export function HireAssistantPage() {
                 <Accordion.Panel>
                   <Stack gap="md">
                     <SimpleGrid cols={{ base: 1, sm: 2 }}>
-                      <TextInput label="Region" description="Geographic region, e.g. eu-west." error={msg('region')} {...text('region')} />
-                      <Controller
-                        control={form.control}
+                      <TextInput label="Region" description="Geographic region, e.g. eu-west." {...text('region')} />
+                      <SelectField
+                        control={control}
                         name="user_local_desktop"
-                        render={({ field }) => (
-                          <Select
-                            label="Your desktop system"
-                            placeholder="Not set"
-                            clearable
-                            clearButtonProps={{ 'aria-label': 'Clear desktop system' }}
-                            data={DESKTOP_SYSTEMS.map((d) => ({ value: d, label: DESKTOP_LABELS[d] ?? d }))}
-                            value={field.value}
-                            onChange={field.onChange}
-                            onBlur={field.onBlur}
-                            error={msg('user_local_desktop')}
-                          />
-                        )}
+                        label="Your desktop system"
+                        placeholder="Not set"
+                        clearable
+                        clearButtonProps={{ 'aria-label': 'Clear desktop system' }}
+                        data={DESKTOP_SYSTEMS.map((d) => ({ value: d, label: DESKTOP_LABELS[d] ?? d }))}
                       />
-                      <TextInput label="Desktop URL" type="url" placeholder="https://…" description="The assistant's desktop page." error={msg('desktop_url')} {...text('desktop_url')} />
-                      <TextInput label="Profile video URL" type="url" placeholder="https://…" error={msg('profile_video')} {...text('profile_video')} />
+                      <TextInput label="Desktop URL" type="url" placeholder="https://…" description="The assistant's desktop page." {...text('desktop_url')} />
+                      <TextInput label="Profile video URL" type="url" placeholder="https://…" {...text('profile_video')} />
                     </SimpleGrid>
                     <div>
                       <Text fw={500} size="sm" mb={4}>
                         Pre-hire chat
                       </Text>
-                      <PreHireChatEditor control={form.control} errors={errors} />
+                      <PreHireChatEditor control={control} errors={errors} />
                     </div>
-                    <Controller
-                      control={form.control}
+                    <SwitchField
+                      control={control}
                       name="create_infra"
-                      render={({ field }) => (
-                        <Switch
-                          label="Create its infrastructure"
-                          description="Allocate an e-mail address and a phone number now. Turn off only for testing."
-                          checked={field.value}
-                          onChange={(e) => field.onChange(e.currentTarget.checked)}
-                          error={msg('create_infra')}
-                        />
-                      )}
+                      label="Create its infrastructure"
+                      description="Allocate an e-mail address and a phone number now. Turn off only for testing."
                     />
                   </Stack>
                 </Accordion.Panel>

@@ -1,5 +1,6 @@
 import { ActionIcon, Alert, Anchor, Badge, Button, List, Skeleton, Stack, Table, Text, TextInput, Tooltip, VisuallyHidden } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
+import { notifications } from '@mantine/notifications';
 import { IconMicrophone, IconPlus, IconSearch, IconTrash } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useDeferredValue, useState } from 'react';
@@ -13,8 +14,8 @@ import { PermissionGate } from '../../../components/permission-gate.tsx';
 import { errorMessage } from '../../../lib/api-client.ts';
 import { missingPermission, useMe } from '../../../lib/use-me.ts';
 import { useUrlFilter } from '../../../lib/use-url-filter.ts';
-import { useDeleteVoice, voiceInUseBy } from '../api.ts';
-import { assistantQueries } from '../queries.ts';
+import { voiceInUseBy, voiceMutations, voiceQueries } from '../../../data/voices.ts';
+import { useApiMutation } from '../../../lib/mutation.ts';
 import { CloneVoiceModal, PROVIDER_LABELS } from '../components/clone-voice-modal.tsx';
 import { languageName } from '../format.ts';
 import { VoicePlayButton } from '../components/voice-play-button.tsx';
@@ -51,9 +52,11 @@ function DeleteProblem({ problem, onClose }: { problem: Problem; onClose: () => 
 }
 
 export function VoicesPage() {
-  const voices = useQuery(assistantQueries.voices());
+  const voices = useQuery(voiceQueries.list());
   const me = useMe();
-  const remove = useDeleteVoice();
+  const remove = useApiMutation(voiceMutations.delete, {
+    onSuccess: (_r, voice) => notifications.show({ color: 'teal', message: `Voice ${voice.name} deleted.` }),
+  });
   const [cloning, { open, close }] = useDisclosure(false);
   const { input: searchInput, setInput: setSearchInput } = useUrlFilter('q');
   const search = useDeferredValue(searchInput);

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { isStorageKey, type ByteRange } from '../../storage/storage.ts';
+import { FILES_PATH } from './urls.ts';
 
 /** `bytes=a-b`, `bytes=a-`, `bytes=-n` (one range); null when absent or not satisfiable as one range. */
 function parseRange(header: string | undefined, size: number): ByteRange | 'invalid' | null {
@@ -23,10 +24,13 @@ function parseRange(header: string | undefined, size: number): ByteRange | 'inva
  * Stored files: public by unguessable name (an <img> or <audio> cannot send a bearer key), never
  * changed once written, so cacheable forever. The type comes from the name the server chose after
  * sniffing; nosniff stops browsers from guessing otherwise.
+ *
+ * A plain Fastify route, not an operation: the key is a wildcard path (`photos/x.png`, which a `{param}`
+ * segment cannot hold), the answer is bytes (not a JSON schema), and it is outside the OpenAPI document.
  */
-export function fileRoutes(app: FastifyInstance): void {
+export function filesRoutes(app: FastifyInstance): void {
   const storage = app.deps.storage;
-  app.get('/v0/files/*', { compress: false }, async (req, reply) => {
+  app.get(`${FILES_PATH}*`, { compress: false }, async (req, reply) => {
     const key = (req.params as { '*': string })['*'];
     if (!isStorageKey(key)) return reply.code(404).header('Cache-Control', 'no-store').send({ detail: 'File not found.' });
     const etag = `"${key.slice(key.lastIndexOf('/') + 1)}"`;
