@@ -6,7 +6,8 @@ import { parseArgs } from 'node:util';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
 import { loadConfig, type Config } from './config.ts';
-import { createUser, findUserByEmail, rotatePersonalKey } from './modules/users/repository.ts';
+import { createAccount } from './modules/account/service.ts';
+import { findUserByEmail, rotatePersonalKey } from './modules/users/repository.ts';
 import { createOrganization } from './modules/organizations/service.ts';
 import { accountOf, addCredits, fromMicros, toMicros } from './modules/credits/repository.ts';
 import { email as emailSchema } from '../shared/common.ts';
@@ -88,7 +89,7 @@ async function runCommand(argv: string[], config: Config): Promise<unknown> {
         if (await findUserByEmail(db, email)) throw new UsageError(`A user with e-mail ${email} already exists.`);
         const credits = values.credits === undefined ? config.signupCredits : parseAmount(values.credits, 'credits');
         if (credits < 0) throw new UsageError('--credits must be 0 or more.');
-        const { userId, apiKey } = await createUser(db, { email, ...splitName(values.name), creditsMicros: toMicros(credits) }, now());
+        const { userId, apiKey } = await createAccount(db, { email, ...splitName(values.name), creditsMicros: toMicros(credits) }, now());
         return { user_id: userId, email, api_key: apiKey };
       }
       case 'org create': {
@@ -157,7 +158,7 @@ async function seedDemo(app: FastifyInstance): Promise<string | null> {
   const { db, now } = app.deps;
   const anyUser = await db.selectFrom('users').select('id').limit(1).executeTakeFirst();
   if (anyUser) return null;
-  const { userId, apiKey } = await createUser(
+  const { userId, apiKey } = await createAccount(
     db,
     { email: DEMO_EMAIL, firstName: 'Demo', lastName: 'Owner', creditsMicros: toMicros(500) },
     now(),

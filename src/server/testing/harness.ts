@@ -8,7 +8,7 @@ import { testConfig, type Config } from '../config.ts';
 import { toMicros } from '../modules/credits/repository.ts';
 import { insertMembership } from '../modules/organizations/repository.ts';
 import { createOrganization } from '../modules/organizations/service.ts';
-import { createUser } from '../modules/users/repository.ts';
+import { createAccount } from '../modules/account/service.ts';
 import { freshTestDatabase } from './test-database.ts';
 
 /** A clock tests can move: starts at the real time. */
@@ -57,7 +57,7 @@ export async function makeTestApp(overrides: Partial<Config> = {}, options: { sh
   async function user(opts: { credits?: number; email?: string; first?: string; last?: string } = {}): Promise<TestUser> {
     counter += 1;
     const email = opts.email ?? `user${counter}-${Date.now()}@example.com`;
-    const { userId, apiKey } = await createUser(
+    const { userId, apiKey } = await createAccount(
       app.deps.db,
       { email, firstName: opts.first ?? `First${counter}`, lastName: opts.last ?? 'Tester', creditsMicros: toMicros(opts.credits ?? 50) },
       clock.now(),

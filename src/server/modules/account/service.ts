@@ -7,10 +7,30 @@ import { badRequestError } from '../../domain-errors.ts';
 import { deletePersonalAssistantsOf } from '../assistants/service.ts';
 import { deletePersonalCustomEndpoints } from '../custom-endpoints/repository.ts';
 import { deletePersonalProjects } from '../projects/repository.ts';
-import { createUser, deleteUser, findUser, findUserByEmail, type NewUser } from '../users/repository.ts';
+import { createStarterProject } from '../tiles/starter.ts';
+import { deleteUser, findUser, findUserByEmail, insertUser, type NewUser } from '../users/repository.ts';
 import { deletionBlockers } from './repository.ts';
 
 const DUPLICATE_EMAIL = 'A user with this email already exists.';
+
+/**
+ * A new person: the user with their personal key and billing account, and the starter project of
+ * semantics.md §4, in one transaction. `beforeCommit` runs last in it (a route stores its idempotent
+ * response there).
+ */
+export async function createAccount(
+  db: Conn,
+  input: NewUser,
+  now: Date,
+  beforeCommit?: (tx: Conn, created: { userId: string; apiKey: string }) => Promise<void>,
+): Promise<{ userId: string; apiKey: string }> {
+  return db.transaction().execute(async (tx) => {
+    const created = await insertUser(tx, input, now);
+    await createStarterProject(tx, created.userId, now);
+    await beforeCommit?.(tx, created);
+    return created;
+  });
+}
 
 /** Signs a new user up (semantics.md §4): refused with the spec's 400 when the e-mail is taken, even by a concurrent request. */
 export async function signUp(
@@ -21,7 +41,7 @@ export async function signUp(
 ): Promise<{ userId: string; apiKey: string }> {
   if (await findUserByEmail(db, input.email)) throw badRequestError(DUPLICATE_EMAIL);
   try {
-    return await createUser(db, input, now, beforeCommit);
+    return await createAccount(db, input, now, beforeCommit);
   } catch (error) {
     // Two requests for one e-mail at once: the unique index lets one through.
     if (isUniqueViolation(error)) throw badRequestError(DUPLICATE_EMAIL);

@@ -17,7 +17,7 @@ import { route } from '../../http/route.ts';
 import { projectInScopeOr404 } from '../projects/service.ts';
 import * as contexts from './repository.ts';
 import { addRows, commit, contextInScopeOr404, createContextIn, removeRow, rollbackTo, rowsPage, updateRow } from './service.ts';
-import * as versions from './versioning.ts';
+import * as versions from './commits-repository.ts';
 
 export function contextsRoutes(app: FastifyInstance): void {
   route(app, listContexts, async ({ principal, params, query, deps }) => {

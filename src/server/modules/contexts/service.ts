@@ -7,7 +7,7 @@ import { badRequestError, notFoundError } from '../../domain-errors.ts';
 import { RawJson } from '../../http/raw-json.ts';
 import { projectInScopeOr404 } from '../projects/service.ts';
 import { contextsJson, createContext, deleteRow, findContext, insertRows, listRows, patchRow, rulesOf, type NewContext } from './repository.ts';
-import { createCommit, findCommit, rollback, rowsAtCommit } from './versioning.ts';
+import { createCommit, findCommit, rollback, rowsAtCommit } from './commits-repository.ts';
 
 // What the contexts routes (and the starter project) do with a context, its rows and its history.
 

@@ -1,7 +1,6 @@
 import type { Conn } from '../../db/connection.ts';
 import { createContextWithRows } from '../contexts/service.ts';
 import { createProject } from '../projects/repository.ts';
-import { userCreatedHooks, type UserCreatedHook } from '../users/repository.ts';
 import { insertInterface, insertTab, insertTile } from './repository.ts';
 
 /** The starter project of semantics.md §4: new users can open a dashboard and export a tile at once. */
@@ -18,7 +17,8 @@ export const STARTER = {
   ],
 } as const;
 
-export const createStarterProject: UserCreatedHook = async (tx: Conn, userId: string, now: Date) => {
+/** Part of every new account (account/service.ts createAccount), in its transaction. */
+export async function createStarterProject(tx: Conn, userId: string, now: Date): Promise<void> {
   const description = 'An example project: open Dashboards to see its tile, export it, import it elsewhere.';
   const project = await createProject(tx, { userId, organizationId: null }, { name: STARTER.project, description }, now);
   if (!project) throw new Error(`Project ${STARTER.project} already exists for user ${userId}`);
@@ -39,7 +39,4 @@ export const createStarterProject: UserCreatedHook = async (tx: Conn, userId: st
     userId,
     now,
   );
-};
-
-// Registered once, when the module loads (every app build and the CLI import the module list).
-if (!userCreatedHooks.includes(createStarterProject)) userCreatedHooks.push(createStarterProject);
+}

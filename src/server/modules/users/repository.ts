@@ -13,51 +13,38 @@ export interface NewUser {
   creditsMicros: number;
 }
 
-/** Hooks run inside the user's creating transaction (e.g. the starter project of semantics.md §4). */
-export type UserCreatedHook = (tx: Conn, userId: string, now: Date) => Promise<void>;
-export const userCreatedHooks: UserCreatedHook[] = [];
-
 /**
- * Creates a user with their personal key and billing account in one transaction.
- * Returns the raw key: the only time it exists outside the caller's hands.
+ * Inserts a user with their personal key and billing account, in the caller's transaction (a new
+ * account is more than this: account/service.ts createAccount). Returns the raw key: the only time it
+ * exists outside the caller's hands.
  */
-export async function createUser(
-  db: Conn,
-  input: NewUser,
-  now: Date,
-  /** Runs last in the transaction (the route stores its idempotent response there). */
-  beforeCommit?: (tx: Conn, created: { userId: string; apiKey: string }) => Promise<void>,
-): Promise<{ userId: string; apiKey: string }> {
-  return db.transaction().execute(async (tx) => {
-    const userId = randomUUID();
-    const at = now.toISOString();
-    await tx
-      .insertInto('users')
-      .values({
-        id: userId,
-        email: input.email ? input.email.toLowerCase() : null,
-        first_name: input.firstName ?? null,
-        last_name: input.lastName ?? null,
-        job_title: null,
-        bio: null,
-        timezone: null,
-        phone_number: null,
-        whatsapp_number: null,
-        discord_id: null,
-        image: null,
-        account_type: input.accountType ?? null,
-        business_info: input.businessInfo == null ? null : JSON.stringify(input.businessInfo),
-        monthly_spending_cap_micros: null,
-        created_at: at,
-        updated_at: at,
-      })
-      .execute();
-    const apiKey = await insertPersonalKey(tx, userId, at);
-    await openAccount(tx, { userId }, input.creditsMicros, now);
-    for (const hook of userCreatedHooks) await hook(tx, userId, now);
-    await beforeCommit?.(tx, { userId, apiKey });
-    return { userId, apiKey };
-  });
+export async function insertUser(tx: Conn, input: NewUser, now: Date): Promise<{ userId: string; apiKey: string }> {
+  const userId = randomUUID();
+  const at = now.toISOString();
+  await tx
+    .insertInto('users')
+    .values({
+      id: userId,
+      email: input.email ? input.email.toLowerCase() : null,
+      first_name: input.firstName ?? null,
+      last_name: input.lastName ?? null,
+      job_title: null,
+      bio: null,
+      timezone: null,
+      phone_number: null,
+      whatsapp_number: null,
+      discord_id: null,
+      image: null,
+      account_type: input.accountType ?? null,
+      business_info: input.businessInfo == null ? null : JSON.stringify(input.businessInfo),
+      monthly_spending_cap_micros: null,
+      created_at: at,
+      updated_at: at,
+    })
+    .execute();
+  const apiKey = await insertPersonalKey(tx, userId, at);
+  await openAccount(tx, { userId }, input.creditsMicros, now);
+  return { userId, apiKey };
 }
 
 export function findUserByEmail(db: Conn, email: string) {
