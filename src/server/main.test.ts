@@ -97,7 +97,7 @@ describe('CLI', { timeout: 60_000 }, () => {
     expect(link, first.output()).not.toBeNull();
     const res = await fetch(`http://127.0.0.1:${port}/v0/user/basic-info`, { headers: { authorization: `Bearer ${link![1]}` } });
     expect(res.status).toBe(200);
-    const me = await res.json();
+    const me = (await res.json()) as { email: string; credits: number };
     expect(me.email).toBe('demo@roster.local');
     expect(me.credits).toBeGreaterThan(0);
     expect(await first.stop()).toBe(0);
