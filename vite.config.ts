@@ -1,4 +1,5 @@
-import { defineConfig } from 'vite';
+import path from 'node:path';
+import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import { lightOperations } from './scripts/light-operations.ts';
 
@@ -15,8 +16,23 @@ const frameBuild = defineConfig({
   build: { target: 'node20', copyPublicDir: false, sourcemap: false },
 });
 
+/**
+ * Rolldown names a chunk whose modules span the whole tree (the 'app' group below: src/ and node_modules/)
+ * after their common folder, ignoring the group's name once common chunks are inlined: the entry's code
+ * landed in a file named after the folder the repository was cloned into, a name shown to browsers that
+ * changed with the checkout. Such a chunk is named 'app' here (scripts/build-file-names.test.ts).
+ */
+let checkoutFolder = path.basename(process.cwd());
+const checkoutFolderName: Plugin = {
+  name: 'roster:checkout-folder-name',
+  configResolved(config) {
+    checkoutFolder = path.basename(config.root);
+  },
+};
+const chunkFileNames = ({ name }: { name: string }) => `assets/${name === checkoutFolder ? 'app' : '[name]'}-[hash].js`;
+
 const appBuild = defineConfig({
-  plugins: [lightOperations(), react()],
+  plugins: [lightOperations(), react(), checkoutFolderName],
   server: {
     port: 5173,
     proxy: { '/v0': api, '/docs': api },
@@ -34,6 +50,7 @@ const appBuild = defineConfig({
       // Required by experimentalInlineCommonChunks (below); the entry is only loaded by index.html.
       preserveEntrySignatures: false,
       output: {
+        chunkFileNames,
         codeSplitting: {
           // Lazy pages shared their code through dozens of common chunks of a few hundred bytes each (a
           // signed-in page loaded 40-60 files). On HTTP/1.1 a browser fetches six at a time, so each wave

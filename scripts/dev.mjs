@@ -5,7 +5,7 @@ import path from 'node:path';
 const root = path.resolve(import.meta.dirname, '..');
 const env = { ROSTER_PUBLIC_URL: 'http://localhost:5173', ...process.env, ROSTER_WEB_DIR: 'none' };
 const children = [
-  spawn(process.execPath, ['--import', 'tsx', '--watch', path.join(root, 'src/server/main.ts'), 'serve'], { cwd: root, env, stdio: 'inherit' }),
+  spawn(process.execPath, ['--import', 'tsx', '--watch', path.join(root, 'src/server/bin.ts'), 'serve'], { cwd: root, env, stdio: 'inherit' }),
   spawn(process.execPath, [path.join(root, 'node_modules/vite/bin/vite.js')], { cwd: root, env, stdio: 'inherit' }),
 ];
 const stop = (signal) => children.forEach((child) => child.kill(signal));

@@ -30,7 +30,7 @@ export function ensureServerBundle() {
   // Built in memory for the final path (the source map's paths are relative to it), written under private
   // names, then renamed into place: the map first, the module last.
   const { outputFiles } = buildSync({
-    entryPoints: [path.join(root, 'src/server/main.ts')],
+    entryPoints: [path.join(root, 'src/server/bin.ts')],
     outfile: serverBundle,
     bundle: true,
     platform: 'node',

@@ -1,4 +1,4 @@
-// `npm test`: typecheck, unit and route tests (vitest), production build, Playwright e2e in Debian's
+// `npm test`: typecheck, lint (ESLint and Prettier), unit and route tests (vitest), production build, Playwright e2e in Debian's
 // Chromium. Every step runs even when an earlier one failed; the last line is `N passed, N failed`
 // and the exit code is non-zero when anything failed.
 import { spawnSync } from 'node:child_process';
@@ -56,7 +56,10 @@ function ensureChromium() {
 }
 
 step('typecheck');
-check('typecheck', run(bin('tsc'), ['-p', 'tsconfig.json', '--noEmit']));
+check('typecheck', run(bin('tsc'), ['-b']));
+
+step('lint (ESLint, Prettier)');
+check('lint', run('npm', ['run', '--silent', 'lint']));
 
 step('unit and route tests (vitest)');
 const vitestJson = path.join(work, 'vitest.json');

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import type { S3Settings } from './storage/s3.ts';
 
 /** Every setting of the server, read from the environment once. README lists each with its default. */
 export interface Config {
@@ -14,13 +15,7 @@ export interface Config {
   mailFrom: string;
   /** Run the outbox mail worker in this process (on for the server, off in tests). */
   mailWorker: boolean;
-  s3: {
-    endpoint: string;
-    bucket: string;
-    region: string;
-    accessKeyId: string;
-    secretAccessKey: string;
-  } | null;
+  s3: S3Settings | null;
   signupCredits: number;
   assistantCost: number;
   assistantMailDomain: string;
@@ -73,6 +68,8 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
           region: env.ROSTER_S3_REGION || 'us-east-1',
           accessKeyId: env.ROSTER_S3_ACCESS_KEY_ID || '',
           secretAccessKey: env.ROSTER_S3_SECRET_ACCESS_KEY || '',
+          sessionToken: env.ROSTER_S3_SESSION_TOKEN || undefined,
+          forcePathStyle: bool(env, 'ROSTER_S3_FORCE_PATH_STYLE', true),
         }
       : null,
     signupCredits: int(env, 'ROSTER_SIGNUP_CREDITS', 50),

@@ -1,32 +1,31 @@
-import { execFile, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { runCli } from './main.ts';
 
-const run = promisify(execFile);
 const root = path.resolve(import.meta.dirname, '../..');
-const main = path.join(root, 'src/server/main.ts');
+const bin = path.join(root, 'src/server/bin.ts');
 
 function env(dataDir: string, extra: Record<string, string> = {}) {
   const { DATABASE_URL: _ignored, ...rest } = process.env;
   return { ...rest, ROSTER_DATA_DIR: dataDir, ROSTER_LOG_LEVEL: 'silent', ...extra };
 }
 
-async function cli(dataDir: string, ...args: string[]) {
-  try {
-    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', main, ...args], { cwd: root, env: env(dataDir) });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const e = error as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
+/** Runs a CLI command in this process (runCli is what bin.ts runs), collecting what it prints. */
+async function cliWith(environment: Record<string, string | undefined>, args: string[]) {
+  let stdout = '';
+  let stderr = '';
+  const code = await runCli(args, { env: environment, stdout: { write: (text: string) => (stdout += text) }, stderr: { write: (text: string) => (stderr += text) } });
+  return { code, stdout, stderr };
 }
 
-/** Starts `serve`, waits for its banner, and returns what it printed plus a stop function. */
+const cli = (dataDir: string, ...args: string[]) => cliWith(env(dataDir), args);
+
+/** Starts `serve` as a real process (bin.ts), waits for its banner, and returns what it printed plus a stop function. */
 async function serve(dataDir: string, port: number) {
-  const child = spawn(process.execPath, ['--import', 'tsx', main, 'serve'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', bin, 'serve'], {
     cwd: root,
     env: env(dataDir, { PORT: String(port), ROSTER_WEB_DIR: 'none' }),
   });
@@ -53,6 +52,8 @@ async function serve(dataDir: string, port: number) {
 
 const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), 'roster-cli-'));
 
+// Commands run in-process; the two tests that start `serve` spawn the real command (signals, exit codes,
+// a database held open by another process).
 describe('CLI', { timeout: 60_000 }, () => {
   it('creates users and organizations, adds credits and rotates keys, printing JSON', async () => {
     const dir = tmp();
@@ -89,6 +90,13 @@ describe('CLI', { timeout: 60_000 }, () => {
     expect(unknown.stderr).toContain('Usage:');
   });
 
+  it('prints its usage for help, and exits 1 without a command', async () => {
+    const help = await cli(tmp(), '--help');
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('Usage: npm run roster');
+    expect((await cli(tmp())).code).toBe(1);
+  });
+
   it('seeds a demo owner and organization on the first start only, with a working sign-in link', async () => {
     const dir = tmp();
     const port = 30000 + Math.floor(Math.random() * 20000);
@@ -97,7 +105,7 @@ describe('CLI', { timeout: 60_000 }, () => {
     expect(link, first.output()).not.toBeNull();
     const res = await fetch(`http://127.0.0.1:${port}/v0/user/basic-info`, { headers: { authorization: `Bearer ${link![1]}` } });
     expect(res.status).toBe(200);
-    const me = await res.json();
+    const me = (await res.json()) as { email: string; credits: number };
     expect(me.email).toBe('demo@roster.local');
     expect(me.credits).toBeGreaterThan(0);
     expect(await first.stop()).toBe(0);
@@ -144,10 +152,7 @@ describe('CLI', { timeout: 60_000 }, () => {
     expect(bad.stderr).toMatch(/not a SQLite database|cannot be opened/);
     expect((await cli(dir, 'key', 'rotate', '--email', 'safe@example.com')).code).toBe(0);
     expect((await cli(dir, 'backup')).stderr).toContain('--to is required');
-    const pg = await run(process.execPath, ['--import', 'tsx', main, 'backup', '--to', junk], {
-      cwd: root,
-      env: env(dir, { DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none' }),
-    }).then(() => ({ code: 0, stderr: '' }), (e: { code: number; stderr: string }) => e);
+    const pg = await cliWith(env(dir, { DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none' }), ['backup', '--to', junk]);
     expect(pg.code).toBe(2);
     expect(pg.stderr).toContain('pg_dump');
   });

@@ -1,8 +1,9 @@
 /**
  * The Roster CLI: `serve` opens the port; the other commands act on the same database and print JSON
- * (scripts and operators parse it). Usage: `npm run roster -- <command> [--flag value]…`.
+ * (scripts and operators parse it). Usage: `npm run roster -- <command> [--flag value]…`. `runCli` takes its
+ * arguments, environment and output streams as parameters so tests drive it in-process; bin.ts runs it.
  */
-import { parseArgs } from 'node:util';
+import { inspect, parseArgs } from 'node:util';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
 import { loadConfig, type Config } from './config.ts';
@@ -24,6 +25,13 @@ const USAGE = `Usage: npm run roster -- <command>
   restore --from FILE                               replace the SQLite database with a backup (server stopped)`;
 
 class UsageError extends Error {}
+
+/** Where the CLI reads its configuration and writes its answers (the process's own, in bin.ts). */
+export interface CliIo {
+  env: Record<string, string | undefined>;
+  stdout: { write(text: string): unknown };
+  stderr: { write(text: string): unknown };
+}
 
 const DEMO_EMAIL = 'demo@roster.local';
 
@@ -170,7 +178,7 @@ async function seedDemo(app: FastifyInstance): Promise<string | null> {
   return apiKey;
 }
 
-async function serve(config: Config): Promise<void> {
+async function serve(config: Config, io: CliIo): Promise<void> {
   const app = await buildApp(config);
   const demoKey = config.seedDemo ? await seedDemo(app) : null;
   let closing = false;
@@ -181,10 +189,10 @@ async function serve(config: Config): Promise<void> {
   await app.listen({ port: config.port, host: config.host });
   const base = config.publicUrl;
   if (demoKey) {
-    console.log(`\nRoster is running. Sign in as the demo owner (${DEMO_EMAIL}):\n\n  ${base}/#key=${demoKey}\n`);
-    console.log('This link is shown once; `npm run roster -- key rotate --email demo@roster.local` makes a new one.\n');
+    io.stdout.write(`\nRoster is running. Sign in as the demo owner (${DEMO_EMAIL}):\n\n  ${base}/#key=${demoKey}\n\n`);
+    io.stdout.write('This link is shown once; `npm run roster -- key rotate --email demo@roster.local` makes a new one.\n\n');
   } else {
-    console.log(`\nRoster is running at ${base}  (API reference: ${base}/docs)\n`);
+    io.stdout.write(`\nRoster is running at ${base}  (API reference: ${base}/docs)\n\n`);
   }
   const shutdown = async (signal: string) => {
     if (closing) return;
@@ -206,36 +214,31 @@ async function serve(config: Config): Promise<void> {
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
 }
 
-async function main(argv: string[]): Promise<number> {
+/**
+ * Runs one CLI command and resolves with its exit code: 0 done, 1 failed, 2 usage error. `serve` resolves
+ * with -1 once the port is open: the server then runs until SIGINT or SIGTERM, and exits by itself.
+ */
+export async function runCli(argv: string[], io: CliIo): Promise<number> {
   if (argv.length === 0 || argv[0] === 'help' || argv.includes('--help')) {
-    console.log(USAGE);
+    io.stdout.write(`${USAGE}\n`);
     return argv.length === 0 ? 1 : 0;
   }
-  const config = loadConfig();
-  if (argv[0] === 'serve') {
-    await serve(config);
-    return -1;
-  }
   try {
-    console.log(JSON.stringify(await runCommand(argv, config)));
+    const config = loadConfig(io.env);
+    if (argv[0] === 'serve') {
+      await serve(config, io);
+      return -1;
+    }
+    io.stdout.write(`${JSON.stringify(await runCommand(argv, config))}\n`);
     return 0;
   } catch (error) {
     if (error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
       const message = (error as Error).message;
       const lost = !(error instanceof UsageError) || message.startsWith('Unknown command');
-      console.error(`error: ${message}${lost ? `\n\n${USAGE}` : ''}`);
+      io.stderr.write(`error: ${message}${lost ? `\n\n${USAGE}` : ''}\n`);
       return 2;
     }
-    throw error;
+    io.stderr.write(`${inspect(error)}\n`);
+    return 1;
   }
 }
-
-main(process.argv.slice(2)).then(
-  (code) => {
-    if (code >= 0) process.exit(code);
-  },
-  (error) => {
-    console.error(error);
-    process.exit(1);
-  },
-);

@@ -1,28 +1,35 @@
+import cors from '@fastify/cors';
 import type { FastifyInstance } from 'fastify';
 
 /**
- * CORS for configured origins only (ROSTER_CORS_ORIGINS): a dashboard served elsewhere may call this
- * API with a bearer key. No cookies are used, so credentials are never allowed.
+ * CORS for configured origins only (ROSTER_CORS_ORIGINS), by @fastify/cors: a dashboard served elsewhere
+ * may call this API with a bearer key. No cookies are used, so credentials are never allowed. A preflight
+ * (OPTIONS under /v0/) from any other origin is refused with 403; other requests from it simply get no
+ * CORS headers. Install it after the security headers: a preflight is answered from this hook.
  */
-export function installCors(app: FastifyInstance, origins: string[]): void {
+export async function installCors(app: FastifyInstance, origins: string[]): Promise<void> {
   if (origins.length === 0) return;
   const allowed = new Set(origins);
   const allowAll = allowed.has('*');
-  app.addHook('onRequest', async (req, reply) => {
-    const origin = req.headers.origin;
-    if (!origin || !(allowAll || allowed.has(origin))) return;
-    reply.header('Access-Control-Allow-Origin', allowAll ? '*' : origin);
-    reply.header('Vary', 'Origin');
-    reply.header('Access-Control-Expose-Headers', 'X-Request-Id, Retry-After, RateLimit, RateLimit-Policy, Content-Disposition, Idempotent-Replayed');
+  const isAllowed = (origin: string | undefined): origin is string => !!origin && (allowAll || allowed.has(origin));
+  app.addHook('onRequest', (req, reply, done) => {
+    if (req.method === 'OPTIONS' && req.url.startsWith('/v0/') && !isAllowed(req.headers.origin)) reply.code(403).send({ detail: 'Origin not allowed.' });
+    else done();
   });
-  app.options('/v0/*', async (req, reply) => {
-    const origin = req.headers.origin;
-    if (!origin || !(allowAll || allowed.has(origin))) return reply.code(403).send({ detail: 'Origin not allowed.' });
-    return reply
-      .code(204)
-      .header('Access-Control-Allow-Methods', 'GET, POST, PUT, PATCH, DELETE')
-      .header('Access-Control-Allow-Headers', 'Authorization, Content-Type, Idempotency-Key')
-      .header('Access-Control-Max-Age', '600')
-      .send();
+  await app.register(cors, {
+    delegator: (req, done) => {
+      const origin = req.headers.origin;
+      const ok = isAllowed(origin);
+      const api = req.url.startsWith('/v0/');
+      done(null, {
+        origin: ok ? (allowAll ? '*' : origin) : false,
+        preflight: api,
+        strictPreflight: false,
+        methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
+        allowedHeaders: ['Authorization', 'Content-Type', 'Idempotency-Key'],
+        exposedHeaders: ['X-Request-Id', 'Retry-After', 'RateLimit', 'RateLimit-Policy', 'Content-Disposition', 'Idempotent-Replayed'],
+        maxAge: 600,
+      });
+    },
   });
 }

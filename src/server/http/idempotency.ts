@@ -1,3 +1,4 @@
+// Hand-written: no Fastify plugin stores the response in the transaction of the effect, which makes a replay exact (they cache in Redis or memory).
 import { createCipheriv, createDecipheriv, createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Principal } from '../auth/principal.ts';

@@ -1,3 +1,4 @@
+// Hand-written: Fastify's JSON parser has no nesting limit, and the depth must be checked before JSON.parse builds the tree.
 import type { FastifyInstance } from 'fastify';
 
 /**

@@ -1,3 +1,4 @@
+// Hand-written: the document comes from the shared operation definitions (access, idempotency, x-extension); @fastify/swagger documents routes.
 import { z } from 'zod';
 import { ErrorSchema, ValidationErrorSchema } from '../../shared/errors.ts';
 import type { AnyOperation } from '../../shared/operation.ts';

@@ -1,3 +1,4 @@
+// Hand-written: @fastify/rate-limit counts in memory or Redis; this counts in the app's own database (PostgreSQL shared by instances).
 import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
 import type { FastifyReply } from 'fastify';

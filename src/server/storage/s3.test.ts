@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
@@ -6,10 +7,10 @@ import S3rver from 's3rver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTestApp } from '../testing/harness.ts';
 import { multipart, PNG, WAV } from '../modules/assistants/test-helpers.ts';
-import { S3Storage, signV4, type S3Settings } from './s3.ts';
+import { S3Storage, type S3Settings } from './s3.ts';
 
-// A real S3-compatible server (s3rver, in-process, files in a temp directory) that checks SigV4
-// signatures with its built-in account S3RVER/S3RVER.
+// A real S3-compatible server (s3rver, in-process, files in a temp directory) that knows the access key
+// of its built-in account S3RVER/S3RVER (it does not check V4 signatures themselves).
 let server: S3rver;
 let settings: S3Settings;
 
@@ -63,19 +64,44 @@ describe('S3 storage', () => {
     await expect(storage.putFile('other/abcdefgh12.png', '/nonexistent', 'image/png')).rejects.toThrow();
   });
 
-  it('signs requests as AWS documents (SigV4 example “GET Object”; s3rver does not check V4 signatures)', () => {
-    const headers = {
-      host: 'examplebucket.s3.amazonaws.com',
-      range: 'bytes=0-9',
-      'x-amz-content-sha256': 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855',
-      'x-amz-date': '20130524T000000Z',
-    };
-    const credentials = { region: 'us-east-1', accessKeyId: 'AKIAIOSFODNN7EXAMPLE', secretAccessKey: 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY' };
-    expect(signV4('GET', '/test.txt', headers, credentials)).toBe(
-      'AWS4-HMAC-SHA256 Credential=AKIAIOSFODNN7EXAMPLE/20130524/us-east-1/s3/aws4_request, ' +
-        'SignedHeaders=host;range;x-amz-content-sha256;x-amz-date, ' +
-        'Signature=f0e8bdb87c964420e857bd35b5d6ed310bd44f0170aba48dd91039c6036bdb41',
-    );
+  it('sends the session token of temporary credentials, given in the settings or found by the credential chain', async () => {
+    // A stand-in bucket that records what it was sent (s3rver ignores session tokens).
+    const seen: http.IncomingHttpHeaders[] = [];
+    const recorder = http.createServer((req, res) => {
+      seen.push(req.headers);
+      res.writeHead(200, { 'content-type': 'image/png', 'content-length': '5' }).end();
+    });
+    await new Promise<void>((resolve) => recorder.listen(0, '127.0.0.1', resolve));
+    const endpoint = `http://127.0.0.1:${(recorder.address() as AddressInfo).port}`;
+    const saved = { ...process.env };
+    try {
+      const fromSettings = new S3Storage(
+        { ...settings, endpoint, accessKeyId: 'ASIASETTINGS', secretAccessKey: 'secret', sessionToken: 'token-from-settings' },
+        fs.mkdtempSync(path.join(os.tmpdir(), 'roster-s3-')),
+      );
+      expect(await fromSettings.stat('photos/abcdefgh12.png')).toEqual({ size: 5, contentType: 'image/png' });
+      expect(seen[0]!['x-amz-security-token']).toBe('token-from-settings');
+      expect(seen[0]!.authorization).toContain('Credential=ASIASETTINGS/');
+
+      // No key in the settings: the SDK's chain, which reads AWS_* from the environment first.
+      Object.assign(process.env, {
+        AWS_ACCESS_KEY_ID: 'ASIAENVIRONMENT',
+        AWS_SECRET_ACCESS_KEY: 'secret',
+        AWS_SESSION_TOKEN: 'token-from-env',
+        AWS_EC2_METADATA_DISABLED: 'true',
+      });
+      const fromChain = new S3Storage({ ...settings, endpoint, accessKeyId: '', secretAccessKey: '' }, fs.mkdtempSync(path.join(os.tmpdir(), 'roster-s3-')));
+      expect(await fromChain.stat('photos/abcdefgh12.png')).not.toBeNull();
+      expect(seen[1]!['x-amz-security-token']).toBe('token-from-env');
+      expect(seen[1]!.authorization).toContain('Credential=ASIAENVIRONMENT/');
+      expect(seen.map((h) => h.host)).toEqual([new URL(endpoint).host, new URL(endpoint).host]);
+    } finally {
+      for (const name of ['AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY', 'AWS_SESSION_TOKEN', 'AWS_EC2_METADATA_DISABLED']) {
+        if (saved[name] === undefined) delete process.env[name];
+        else process.env[name] = saved[name];
+      }
+      await new Promise((resolve) => recorder.close(resolve));
+    }
   });
 
   it('fails loudly when the bucket refuses (unknown access key)', async () => {

@@ -32,12 +32,10 @@ describe('projects model', () => {
     expect(closed[1]).toMatchObject({ kind: 'folder', count: 2, open: false });
   });
 
-  it('flattens 10 000 contexts quickly (the project page stays smooth)', () => {
+  // How fast belongs in the benchmarks: a time limit in a unit test measures the machine as much as the code.
+  it('flattens 10 000 contexts, with every folder open and with every folder closed', () => {
     const many = Array.from({ length: 10_000 }, (_, i) => ctx(`group-${i % 50}/run-${i}`));
-    const started = performance.now();
-    const lines = contextTree(many, new Set());
-    expect(performance.now() - started).toBeLessThan(200);
-    expect(lines).toHaveLength(10_050);
+    expect(contextTree(many, new Set())).toHaveLength(10_050);
     expect(contextTree(many, new Set(Array.from({ length: 50 }, (_, g) => `group-${g}/`)))).toHaveLength(50);
   });
 
