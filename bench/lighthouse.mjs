@@ -29,7 +29,16 @@ try {
       for (let i = 0; i < 20; i++) await api(key, 'POST', '/v0/project/lighthouse/contexts', { name: `runs/${i}`, description: `Context ${i}` });
     },
     async () => {
-      for (let i = 0; i < 5; i++) await api(key, 'POST', '/v0/assistant', { first_name: `Ada${i}`, surname: 'Bot', age: 30, nationality: 'GB', about: 'Audited assistant', weekly_limit: 40, max_parallel: 2 });
+      for (let i = 0; i < 5; i++)
+        await api(key, 'POST', '/v0/assistant', {
+          first_name: `Ada${i}`,
+          surname: 'Bot',
+          age: 30,
+          nationality: 'GB',
+          about: 'Audited assistant',
+          weekly_limit: 40,
+          max_parallel: 2,
+        });
     },
   ];
   for (const setup of setups) {
@@ -47,13 +56,24 @@ try {
     { name: 'members', url: `${base}/organization#key=${org.api_key}` },
   ];
   // LIGHTHOUSE_PAGES=assistants,members audits only those pages (names as printed, spaces as dashes).
-  const only = process.env.LIGHTHOUSE_PAGES?.split(',').map((n) => n.trim()).filter(Boolean);
+  const only = process.env.LIGHTHOUSE_PAGES?.split(',')
+    .map((n) => n.trim())
+    .filter(Boolean);
   const pages = only ? allPages.filter((p) => only.includes(p.name.replace(/\W+/g, '-'))) : allPages;
   if (!pages.length) throw new Error(`LIGHTHOUSE_PAGES names none of: ${allPages.map((p) => p.name.replace(/\W+/g, '-')).join(', ')}`);
 
   chrome = await chromeLauncher.launch({
     chromePath: process.env.CHROME_PATH || '/usr/bin/chromium',
-    chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    chromeFlags: [
+      '--headless=new',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
   for (const page of pages) {
     // Scores on a shared machine are noisy: LIGHTHOUSE_RUNS audits each page that many times and keeps
@@ -66,7 +86,10 @@ try {
     }
     if (!runs.length) throw new Error(`Lighthouse could not audit ${page.name}`);
     runs.sort((x, y) => x.scores.performance - y.scores.performance);
-    results.push({ ...runs[Math.floor(runs.length / 2)], runs: runs.map(({ scores, fcpMs, lcpMs, tbtMs }) => ({ performance: scores.performance, fcpMs, lcpMs, tbtMs })) });
+    results.push({
+      ...runs[Math.floor(runs.length / 2)],
+      runs: runs.map(({ scores, fcpMs, lcpMs, tbtMs }) => ({ performance: scores.performance, fcpMs, lcpMs, tbtMs })),
+    });
   }
 } finally {
   await chrome?.kill();
@@ -88,7 +111,8 @@ async function audit(page, run) {
   const reportBase = path.join(outDir, `lighthouse-${stamp}-${page.name.replace(/\W+/g, '-')}-${run}`);
   fs.writeFileSync(`${reportBase}.lhr.json`, runnerResult.report);
   // LIGHTHOUSE_TRACE=1 keeps the performance trace too (open it in DevTools' Performance panel).
-  if (process.env.LIGHTHOUSE_TRACE) fs.writeFileSync(`${reportBase}.trace.json`, JSON.stringify(runnerResult.artifacts.Trace ?? runnerResult.artifacts.traces?.defaultPass));
+  if (process.env.LIGHTHOUSE_TRACE)
+    fs.writeFileSync(`${reportBase}.trace.json`, JSON.stringify(runnerResult.artifacts.Trace ?? runnerResult.artifacts.traces?.defaultPass));
   const scores = Object.fromEntries(Object.keys(TARGETS).map((c) => [c, Math.round((categories[c]?.score ?? 0) * 100)]));
   const failing = Object.values(audits)
     .filter((a) => a.score !== null && a.score < 1 && a.scoreDisplayMode !== 'informative' && a.scoreDisplayMode !== 'notApplicable' && a.scoreDisplayMode !== 'manual')
@@ -132,4 +156,6 @@ for (const r of results) {
 }
 const file = path.join(outDir, `lighthouse-${stamp}.json`);
 fs.writeFileSync(file, JSON.stringify({ at: new Date().toISOString(), targets: TARGETS, results }, null, 2));
-console.log(`written to ${path.relative(root, file)} (full reports: ${path.relative(root, file).replace(/\.json$/, '-<page>-<run>.lhr.json')})${missed ? `; ${missed} page(s) below target` : ''}`);
+console.log(
+  `written to ${path.relative(root, file)} (full reports: ${path.relative(root, file).replace(/\.json$/, '-<page>-<run>.lhr.json')})${missed ? `; ${missed} page(s) below target` : ''}`,
+);

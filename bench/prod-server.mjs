@@ -53,9 +53,11 @@ export async function startProdServer() {
   /** Runs `count` calls with a few in flight at once. */
   async function many(count, run, parallel = 8) {
     let next = 0;
-    await Promise.all(Array.from({ length: parallel }, async () => {
-      while (next < count) await run(next++);
-    }));
+    await Promise.all(
+      Array.from({ length: parallel }, async () => {
+        while (next < count) await run(next++);
+      }),
+    );
   }
 
   function stop() {

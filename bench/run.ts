@@ -210,8 +210,7 @@ async function main() {
         {
           name: 'GET /v0/organizations/{id}/invites',
           target: 0.5,
-          setup: () =>
-            many(30, (i) => client(base, org.api_key)('POST', `/v0/organizations/${org.organization_id}/invites`, { email: `invitee${i}@example.com` }), 4),
+          setup: () => many(30, (i) => client(base, org.api_key)('POST', `/v0/organizations/${org.organization_id}/invites`, { email: `invitee${i}@example.com` }), 4),
           opts: { url: `${base}/v0/organizations/${org.organization_id}/invites`, headers: { authorization: `Bearer ${org.api_key}` } },
         },
       ];
@@ -268,7 +267,11 @@ async function main() {
   const file = path.join(outDir, `${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
   fs.writeFileSync(
     file,
-    JSON.stringify({ at: new Date().toISOString(), connections: CONNECTIONS, duration: DURATION, cpus: os.cpus().length, peakRssMb: peakRss, loads, scale, skipped }, null, 2),
+    JSON.stringify(
+      { at: new Date().toISOString(), connections: CONNECTIONS, duration: DURATION, cpus: os.cpus().length, peakRssMb: peakRss, loads, scale, skipped },
+      null,
+      2,
+    ),
   );
   console.log(`written to ${path.relative(root, file)}`);
   fs.rmSync(dataDir, { recursive: true, force: true });

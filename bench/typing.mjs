@@ -85,13 +85,20 @@ try {
   await record();
   await search.click();
   await page.keyboard.type('Ada19', { delay: 80 });
-  await page.getByText(/Ada190/).first().waitFor();
+  await page
+    .getByText(/Ada190/)
+    .first()
+    .waitFor();
   await collect('search 200 assistants');
 } catch (error) {
   // What the page showed when a step timed out.
   const shot = path.join(root, 'test-results', 'bench-typing-failure.png');
   fs.mkdirSync(path.dirname(shot), { recursive: true });
-  await browser?.contexts()[0]?.pages()[0]?.screenshot({ path: shot }).catch(() => {});
+  await browser
+    ?.contexts()[0]
+    ?.pages()[0]
+    ?.screenshot({ path: shot })
+    .catch(() => {});
   console.error(`failed; the page is in ${path.relative(root, shot)}`);
   throw error;
 } finally {

@@ -123,6 +123,4 @@ test.describe('account', () => {
     const res = await page.request.get('/v0/user/basic-info', { headers: { authorization: `Bearer ${value}` } });
     expect((await res.json()).email).toBe(email);
   });
-
-
 });

@@ -116,7 +116,10 @@ test.describe('assistants', () => {
     await expect(voiceRow.getByRole('button', { name: `Play ${voiceName}` })).toBeEnabled();
     await checkA11y(page);
     await voiceRow.getByRole('button', { name: `Delete ${voiceName}` }).click();
-    await page.getByRole('dialog', { name: `Delete the voice ${voiceName}?` }).getByRole('button', { name: 'Delete voice' }).click();
+    await page
+      .getByRole('dialog', { name: `Delete the voice ${voiceName}?` })
+      .getByRole('button', { name: 'Delete voice' })
+      .click();
     const explanation = page.getByRole('alert').filter({ hasText: `${voiceName} is still in use` });
     await expect(explanation).toContainText('Cannot delete voice. It is currently in use by at least one assistant.');
     await expect(explanation.getByRole('link', { name: fullName })).toHaveAttribute('href', `/assistants/${id}#voice`);

@@ -83,10 +83,12 @@ export const test = base.extend<{
         // With a particular balance the operator's CLI sets it; otherwise the API creates the user (faster).
         if (credits !== undefined) return cli<CreatedUser>('user', 'create', '--email', address, '--name', name, '--credits', String(credits));
         const [first, ...rest] = name.split(' ');
-        const created = await apiFor(request, (await bootstrapUser()).api_key).post<{ user_id: string; api_key: string }>(
-          '/v0/user/create-with-business-info',
-          { account_type: 'individual', email: address, name: first, last_name: rest.join(' ') || null },
-        );
+        const created = await apiFor(request, (await bootstrapUser()).api_key).post<{ user_id: string; api_key: string }>('/v0/user/create-with-business-info', {
+          account_type: 'individual',
+          email: address,
+          name: first,
+          last_name: rest.join(' ') || null,
+        });
         return { user_id: created.user_id, email: address, api_key: created.api_key };
       },
       createOrg: ({ ownerEmail, name }) => cli<CreatedOrg>('org', 'create', '--owner-email', ownerEmail, '--name', name ?? unique('Org')),

@@ -24,7 +24,8 @@ async function fillRow(page: Page, values: Record<string, string>, newColumns: R
   }
 }
 
-const historyItem = (page: Page, message: string) => page.getByRole('list', { name: 'Commits, newest first' }).getByRole('button', { name: new RegExp(`^${message}, commit`) });
+const historyItem = (page: Page, message: string) =>
+  page.getByRole('list', { name: 'Commits, newest first' }).getByRole('button', { name: new RegExp(`^${message}, commit`) });
 
 test.describe('projects, contexts and versions', () => {
   test('create a versioned project and context, add rows, commit twice, roll back and forward, see the graph branch', async ({ page, roster }) => {
@@ -109,7 +110,10 @@ test.describe('projects, contexts and versions', () => {
     await page.getByRole('dialog').getByLabel('Commit message').fill('first two runs');
     await page.getByRole('dialog').getByRole('button', { name: 'Commit' }).click();
     await expect(page.getByRole('status').filter({ hasText: 'All changes committed' })).toBeVisible();
-    await page.getByRole('button', { name: /^Edit row/ }).nth(1).click();
+    await page
+      .getByRole('button', { name: /^Edit row/ })
+      .nth(1)
+      .click();
     await fillRow(page, { status: 'failed' });
     await page.getByRole('dialog').getByRole('button', { name: 'Save row' }).click();
     await expect(table.getByRole('row').nth(2)).toContainText('failed');

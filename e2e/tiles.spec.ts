@@ -85,7 +85,11 @@ test.describe('dashboards and tile templates', () => {
     await page.getByRole('option', { name: 'Copies' }).click();
     await importDialog.getByLabel('New tile name').fill('Tasks copy');
     await importDialog.getByRole('button', { name: 'Import', exact: true }).click();
-    await importDialog.getByRole('alert').filter({ hasText: 'Name clash' }).getByRole('button', { name: /^Overwrite/ }).click();
+    await importDialog
+      .getByRole('alert')
+      .filter({ hasText: 'Name clash' })
+      .getByRole('button', { name: /^Overwrite/ })
+      .click();
     await expect(importDialog.getByRole('list', { name: 'Import warnings' })).toContainText('Replaced the existing tile Tasks copy');
     await page.keyboard.press('Escape');
     const copies = (await api.get('/v0/project/Starter/interfaces')).info[0].tabs.find((t: { name: string }) => t.name === 'Copies');

@@ -71,7 +71,11 @@ for (const r of rows) console.log(`  ${r.kb.toFixed(1).padStart(7)} KB  ${r.file
 // its sheet would render unstyled. Its class names (m_ and 8 hex digits, keyframes included) must all be
 // in the emitted CSS.
 const assets = fs.readdirSync(path.join(outDir, 'assets'));
-const emitted = (ext) => assets.filter((f) => f.endsWith(ext)).map((f) => fs.readFileSync(path.join(outDir, 'assets', f), 'utf8')).join('\n');
+const emitted = (ext) =>
+  assets
+    .filter((f) => f.endsWith(ext))
+    .map((f) => fs.readFileSync(path.join(outDir, 'assets', f), 'utf8'))
+    .join('\n');
 const css = emitted('.css');
 const unstyled = [...new Set(emitted('.js').match(/\bm_[0-9a-f]{8}\b/g) ?? [])].filter((name) => !css.includes(name));
 let over = false;

@@ -161,7 +161,7 @@ async function verify(call, acked) {
   }
   if (acked.hasAssistants) {
     const list = (await call('GET', '/v0/assistant')).body;
-    const ids = new Set((Array.isArray(list) ? list : list.info ?? list.assistants ?? list.items ?? []).map((a) => a.agent_id ?? a.id ?? a.assistant_id));
+    const ids = new Set((Array.isArray(list) ? list : (list.info ?? list.assistants ?? list.items ?? [])).map((a) => a.agent_id ?? a.id ?? a.assistant_id));
     for (const id of acked.assistants) if (!ids.has(id)) problems.push(`assistant ${id} lost`);
   }
   return problems;
@@ -186,9 +186,14 @@ function verifyDatabase() {
     for (const a of unbalanced) problems.push(`billing account ${a.id}: balance ${a.credits_micros} ≠ ledger ${a.ledger}`);
     // Every stored-file reference must name a file that exists (local storage under the data dir).
     const exists = (key) => fs.existsSync(path.join(dataDir, 'files', key));
-    const tables = new Set(db.prepare("select name from sqlite_master where type = 'table'").all().map((t) => t.name));
+    const tables = new Set(
+      db
+        .prepare("select name from sqlite_master where type = 'table'")
+        .all()
+        .map((t) => t.name),
+    );
     const references = [
-      ['stored_files', "select key as k from stored_files"],
+      ['stored_files', 'select key as k from stored_files'],
       ['voices.sample_key', 'select sample_key as k from voices where sample_key is not null'],
       ['assistants.profile_photo', "select substr(profile_photo, instr(profile_photo, '/v0/files/') + 10) as k from assistants where profile_photo like '%/v0/files/%'"],
     ];

@@ -20,11 +20,11 @@ try {
     console.log(`PostgreSQL test cluster at ${url}`);
   }
   const report = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'roster-pg-report-')), 'vitest.json');
-  const result = spawnSync(
-    path.join(root, 'node_modules/.bin/vitest'),
-    ['run', 'src/server', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`],
-    { cwd: root, stdio: 'inherit', env: { ...process.env, TEST_DATABASE_URL: url } },
-  );
+  const result = spawnSync(path.join(root, 'node_modules/.bin/vitest'), ['run', 'src/server', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`], {
+    cwd: root,
+    stdio: 'inherit',
+    env: { ...process.env, TEST_DATABASE_URL: url },
+  });
   try {
     const json = JSON.parse(fs.readFileSync(report, 'utf8'));
     passed = json.numPassedTests;

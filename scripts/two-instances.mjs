@@ -126,7 +126,15 @@ try {
   const memberList = members.body?.members ?? members.body ?? [];
   check(
     'an invite created on A is accepted on B and the member shows on A',
-    org.status !== 201 ? `create org → ${org.status} ${org.raw}` : invite.status !== 201 ? `invite → ${invite.status} ${invite.raw}` : accepted.status !== 200 ? `accept on B → ${accepted.status} ${accepted.raw}` : memberList.length !== 2 ? `members on A: ${members.raw}` : null,
+    org.status !== 201
+      ? `create org → ${org.status} ${org.raw}`
+      : invite.status !== 201
+        ? `invite → ${invite.status} ${invite.raw}`
+        : accepted.status !== 200
+          ? `accept on B → ${accepted.status} ${accepted.raw}`
+          : memberList.length !== 2
+            ? `members on A: ${members.raw}`
+            : null,
   );
 
   // 2. A photo uploaded to A is served by B (and lives in the bucket, not on either disk).
@@ -163,7 +171,9 @@ try {
   const buyer = cli('user', 'create', '--email', 'buyer@example.com', '--credits', '100'); // 10 hires at the default cost of 10
   // 25 stays under the key's rate limit, so every refusal is the credit check's.
   const hires = await Promise.all(
-    Array.from({ length: 25 }, (_, i) => call(i % 2 ? a : b, buyer.api_key, 'POST', '/v0/assistant', { name: `Hire ${i}` }).catch((e) => ({ status: 0, raw: String(e.cause ?? e) }))),
+    Array.from({ length: 25 }, (_, i) =>
+      call(i % 2 ? a : b, buyer.api_key, 'POST', '/v0/assistant', { name: `Hire ${i}` }).catch((e) => ({ status: 0, raw: String(e.cause ?? e) })),
+    ),
   );
   const created = hires.filter((h) => h.status === 200).length;
   const short = hires.filter((h) => h.status === 402).length;
@@ -172,7 +182,9 @@ try {
   const count = (listed.body?.info ?? listed.body?.assistants ?? listed.body ?? []).length;
   check(
     `25 concurrent hires over two instances with credits for 10: ${created} created, ${short} refused (402), balance ${credits.body?.credits}`,
-    created === 10 && short === 15 && credits.body?.credits === 0 && count === 10 ? null : `listed ${count}; statuses ${[...new Set(hires.map((h) => h.status))].join(',')}`,
+    created === 10 && short === 15 && credits.body?.credits === 0 && count === 10
+      ? null
+      : `listed ${count}; statuses ${[...new Set(hires.map((h) => h.status))].join(',')}`,
   );
   // 3. One key's rate limit is one budget across both instances. Run last: after this burst of 429s on
   // PostgreSQL, one later request on a reused keep-alive socket was seen cut off ("other side closed");
@@ -183,8 +195,10 @@ try {
   );
   const ok = statuses.filter((s) => s === 200).length;
   const refused = statuses.filter((s) => s === 429).length;
-  check(`one key's rate limit (${RATE_LIMIT}/window) is shared: ${ok} answered, ${refused} refused of ${statuses.length}`, ok === RATE_LIMIT && refused === RATE_LIMIT ? null : `expected ${RATE_LIMIT} and ${RATE_LIMIT}`);
-
+  check(
+    `one key's rate limit (${RATE_LIMIT}/window) is shared: ${ok} answered, ${refused} refused of ${statuses.length}`,
+    ok === RATE_LIMIT && refused === RATE_LIMIT ? null : `expected ${RATE_LIMIT} and ${RATE_LIMIT}`,
+  );
 } catch (error) {
   console.error(error);
   failed++;

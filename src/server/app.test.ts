@@ -112,7 +112,7 @@ describe('dashboard hosting', () => {
     expect(unrendered).toBeGreaterThanOrEqual(50);
   });
 
-  it('sends the build\'s precompressed copies as they are, and compresses API answers on the fly', async () => {
+  it("sends the build's precompressed copies as they are, and compresses API answers on the fly", async () => {
     const dir = fakeBuild();
     const big = `console.log(${JSON.stringify('x'.repeat(4000))});`;
     fs.writeFileSync(path.join(dir, 'assets', 'big-1a2b3c.js'), big);

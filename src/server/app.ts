@@ -107,7 +107,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   const spaIndex = await loadSpaIndex(config.webDir, app.log);
   const sendPage = async (url: string, reply: FastifyReply) =>
-    reply.code(200).header('Cache-Control', 'no-cache').type('text/html; charset=utf-8').send(await spaIndex!(url));
+    reply
+      .code(200)
+      .header('Cache-Control', 'no-cache')
+      .type('text/html; charset=utf-8')
+      .send(await spaIndex!(url));
 
   // Before any plugin loads: encapsulated contexts copy the error handler when they are created.
   installErrorHandling(app, (req, reply) => {
@@ -137,10 +141,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       // The build's own files (.vite/manifest.json, .frame/: the server's render of first screens) stay private.
       dotfiles: 'ignore',
       setHeaders: (res, filePath) => {
-        res.header(
-          'Cache-Control',
-          filePath.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache',
-        );
+        res.header('Cache-Control', filePath.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache');
       },
     });
   }

@@ -35,8 +35,7 @@ export const forbiddenError = (message: string) => new DomainError('forbidden', 
 export const notFoundError = (message: string) => new DomainError('not-found', message);
 export const conflictError = (message: string) => new DomainError('conflict', message);
 export const invalidField = (field: (string | number)[], message: string) => new DomainError('invalid-field', message, field);
-export const rateLimited = (message: string, retryAfterSeconds: number) =>
-  new DomainError('rate-limited', message, [], retryAfterSeconds);
+export const rateLimited = (message: string, retryAfterSeconds: number) => new DomainError('rate-limited', message, [], retryAfterSeconds);
 
 /**
  * A 422 with several problems at once, or one whose `type` is not `value_error` (a required field is

@@ -49,14 +49,28 @@ beforeAll(async () => {
   const { commit_hash } = await call('POST', '/v0/project/alpha/contexts/ctx/commit', { commit_message: 'first' });
   const iface = (await call('POST', '/v0/project/alpha/interfaces', { name: 'Board' })).info;
   const tab = (await call('POST', `/v0/interface/${iface.id}/tabs`, { name: 'Main' })).info;
-  const tile = (await call('POST', `/v0/tab/${tab.id}/tiles`, {
-    name: 'Runs', position: { x: 0, y: 0, width: 4, height: 3 }, context: 'ctx', table_tile: { table_type: 'table', column_order: ['run'] },
-  })).info;
+  const tile = (
+    await call('POST', `/v0/tab/${tab.id}/tiles`, {
+      name: 'Runs',
+      position: { x: 0, y: 0, width: 4, height: 3 },
+      context: 'ctx',
+      table_tile: { table_type: 'table', column_order: ['run'] },
+    })
+  ).info;
   const invite = await call('POST', `/v0/organizations/${organizationId}/invites`, { email: 'friend@example.com' });
   w = {
-    t, a, b, revokedKey, orgId: organizationId, orgKey: ownerKey,
-    interfaceId: iface.id, tabId: tab.id, tileId: tile.id, inviteId: invite.id ?? invite.invite?.id,
-    commitHash: commit_hash, logId: String(ids[0]),
+    t,
+    a,
+    b,
+    revokedKey,
+    orgId: organizationId,
+    orgKey: ownerKey,
+    interfaceId: iface.id,
+    tabId: tab.id,
+    tileId: tile.id,
+    inviteId: invite.id ?? invite.invite?.id,
+    commitHash: commit_hash,
+    logId: String(ids[0]),
   };
 });
 
@@ -113,7 +127,12 @@ describe('auth', () => {
     it(`${name} → 401 on every protected operation`, async () => {
       for (const [method, url, body] of protectedOps()) {
         const query = name.startsWith('key in the query') ? `${url.includes('?') ? '&' : '?'}api_key=${w.a.apiKey}` : '';
-        const res = await raw(method, url + query, { ...headers(w.a.apiKey), ...(body ? { 'content-type': 'application/json' } : {}) }, body ? JSON.stringify(body) : undefined);
+        const res = await raw(
+          method,
+          url + query,
+          { ...headers(w.a.apiKey), ...(body ? { 'content-type': 'application/json' } : {}) },
+          body ? JSON.stringify(body) : undefined,
+        );
         expect(res.statusCode, `${method} ${url}: ${res.body}`).toBe(401);
         expect(res.json()).toEqual({ detail });
         if (detail === 'Not authenticated') expect(res.headers['www-authenticate']).toBe('Bearer');
@@ -305,7 +324,12 @@ describe('paths and query strings', () => {
     ['a trailing slash', 'GET', '/v0/projects/', 200],
   ];
   it.each(paths)('%s → %s %s → %i', async (_name, method, url, status) => {
-    const res = await raw(method, url, { authorization: `Bearer ${w.a.apiKey}`, ...(method === 'PATCH' ? { 'content-type': 'application/json' } : {}) }, method === 'PATCH' ? '{"entries": {"run": 1}}' : undefined);
+    const res = await raw(
+      method,
+      url,
+      { authorization: `Bearer ${w.a.apiKey}`, ...(method === 'PATCH' ? { 'content-type': 'application/json' } : {}) },
+      method === 'PATCH' ? '{"entries": {"run": 1}}' : undefined,
+    );
     wellFormed(res);
     expect(res.statusCode, res.body.slice(0, 300)).toBe(status);
     if (status === 200 && url.includes('prefix')) expect(res.json()).toEqual([]);
@@ -383,13 +407,21 @@ describe('uploads', () => {
     ['a photo cut off after its header (sniffs as PNG, does not decode)', 422, () => photo(png.subarray(0, 40))],
     ['a decompression bomb (1 KB PNG declaring 100000×100000 pixels)', 422, () => photo(pngBomb(100_000, 100_000))],
     ['a PNG declaring the largest dimensions PNG allows', 422, () => photo(pngBomb(0x7fffffff, 0x7fffffff))],
-    ['a multipart body cut off mid-file', 400, () => {
-      const full = photo(png);
-      const payload = full.payload as Buffer;
-      return { headers: full.headers, payload: payload.subarray(0, payload.length - 30) };
-    }],
+    [
+      'a multipart body cut off mid-file',
+      400,
+      () => {
+        const full = photo(png);
+        const payload = full.payload as Buffer;
+        return { headers: full.headers, payload: payload.subarray(0, payload.length - 30) };
+      },
+    ],
     ['a multipart body without any file part', 422, () => multipart({ assistant_id: '1' })],
-    ['a multipart body with a bogus boundary', 400, () => ({ headers: { 'content-type': 'multipart/form-data; boundary=nothing-matches' }, payload: photo(png).payload })],
+    [
+      'a multipart body with a bogus boundary',
+      400,
+      () => ({ headers: { 'content-type': 'multipart/form-data; boundary=nothing-matches' }, payload: photo(png).payload }),
+    ],
     ['multipart without a boundary parameter', 400, () => ({ headers: { 'content-type': 'multipart/form-data' }, payload: photo(png).payload })],
     ['JSON sent to the upload endpoint', 422, () => ({ headers: { 'content-type': 'application/json' }, payload: Buffer.from('{"file":"iVBORw0KGgo="}') })],
     ['a WAV sent as a photo', 415, () => photo(WAV, 'voice.png')],

@@ -166,11 +166,7 @@ async function seedDemo(app: FastifyInstance): Promise<string | null> {
   const { db, now } = app.deps;
   const anyUser = await db.selectFrom('users').select('id').limit(1).executeTakeFirst();
   if (anyUser) return null;
-  const { userId, apiKey } = await createAccount(
-    db,
-    { email: DEMO_EMAIL, firstName: 'Demo', lastName: 'Owner', creditsMicros: toMicros(500) },
-    now(),
-  );
+  const { userId, apiKey } = await createAccount(db, { email: DEMO_EMAIL, firstName: 'Demo', lastName: 'Owner', creditsMicros: toMicros(500) }, now());
   const { organizationId } = await createOrganization(db, userId, 'Demo Organization', now());
   // The demo organization can hire too (organizations pay for their own assistants).
   const orgAccount = await accountOf(db, { userId, organizationId });

@@ -33,7 +33,10 @@ describe('one definition per operation', () => {
 
   it('lists every operation module by its file name (the dashboard build serves them without their schemas)', () => {
     const dir = path.resolve(import.meta.dirname, '../shared/operations');
-    const files = fs.readdirSync(dir).filter((f) => f.endsWith('.ts') && f !== 'index.ts').map((f) => f.slice(0, -3));
+    const files = fs
+      .readdirSync(dir)
+      .filter((f) => f.endsWith('.ts') && f !== 'index.ts')
+      .map((f) => f.slice(0, -3));
     expect(Object.keys(OPERATION_MODULES).sort()).toEqual(files.sort());
   });
 

@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CreateAssistantInput, isTimeZone, sniffAudioType, sniffPhotoType, UpdateAssistantConfigInput } from './assistants.ts';
 
-const bytes = (...parts: (string | number[])[]) =>
-  new Uint8Array(parts.flatMap((p) => (typeof p === 'string' ? [...p].map((c) => c.charCodeAt(0)) : p)));
+const bytes = (...parts: (string | number[])[]) => new Uint8Array(parts.flatMap((p) => (typeof p === 'string' ? [...p].map((c) => c.charCodeAt(0)) : p)));
 
 describe('magic-byte sniffers (shared by the dashboard and the server)', () => {
   it('recognizes each accepted photo type and nothing else', () => {

@@ -52,8 +52,7 @@ export const PHOTO_ACCEPT = '.jpg,.jpeg,.png,.webp,.gif,image/jpeg,image/png,ima
 /** Accepted audio types for voice samples, decided by magic bytes. */
 export const AUDIO_TYPES = ['audio/wav', 'audio/mpeg', 'audio/ogg', 'audio/webm', 'audio/mp4', 'audio/flac'] as const;
 export type AudioType = (typeof AUDIO_TYPES)[number];
-export const AUDIO_ACCEPT =
-  '.wav,.mp3,.ogg,.oga,.opus,.webm,.m4a,.mp4,.flac,audio/wav,audio/x-wav,audio/mpeg,audio/ogg,audio/webm,audio/mp4,audio/x-m4a,audio/flac';
+export const AUDIO_ACCEPT = '.wav,.mp3,.ogg,.oga,.opus,.webm,.m4a,.mp4,.flac,audio/wav,audio/x-wav,audio/mpeg,audio/ogg,audio/webm,audio/mp4,audio/x-m4a,audio/flac';
 
 /** How many leading bytes the sniffers below need. */
 export const SNIFF_BYTES = 16;
@@ -226,10 +225,7 @@ export type Voice = z.infer<typeof VoiceSchema>;
  * mean "not given".
  */
 const given = <T extends z.ZodType>(schema: T) =>
-  z.preprocess(
-    (v) => (v === null || (typeof v === 'string' && v.trim() === '') || (typeof v === 'number' && Number.isNaN(v)) ? undefined : v),
-    schema.optional(),
-  );
+  z.preprocess((v) => (v === null || (typeof v === 'string' && v.trim() === '') || (typeof v === 'number' && Number.isNaN(v)) ? undefined : v), schema.optional());
 
 export const CreateAssistantInput = z.object({
   first_name: given(name(NAME_MAX)),
@@ -257,9 +253,7 @@ export const CreateAssistantInput = z.object({
   create_infra: given(z.boolean({ error: 'Must be true or false.' })),
   /** Testing only: overrides the allocated phone number. */
   phone: given(phone()),
-  pre_hire_chat: given(
-    z.array(PreHireChatMessageSchema).max(PRE_HIRE_CHAT_MAX_ITEMS, `At most ${PRE_HIRE_CHAT_MAX_ITEMS} messages.`),
-  ),
+  pre_hire_chat: given(z.array(PreHireChatMessageSchema).max(PRE_HIRE_CHAT_MAX_ITEMS, `At most ${PRE_HIRE_CHAT_MAX_ITEMS} messages.`)),
 });
 /** What a client sends (form values). */
 export type CreateAssistant = z.input<typeof CreateAssistantInput>;

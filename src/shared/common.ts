@@ -17,8 +17,7 @@ export const name = (max: number) =>
     .refine((s) => !s.includes('\u0000'), 'Must not contain NUL characters.');
 
 /** An optional field where `null` means "not given" (the service is liberal, like the real one). */
-export const opt = <T extends z.ZodType>(schema: T) =>
-  z.preprocess((v) => (v === null ? undefined : v), schema.optional());
+export const opt = <T extends z.ZodType>(schema: T) => z.preprocess((v) => (v === null ? undefined : v), schema.optional());
 
 export const email = () =>
   z

@@ -22,11 +22,7 @@ export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
  *   its member's current role.
  */
 export type Access =
-  | { kind: 'public' }
-  | { kind: 'signed-in' }
-  | { kind: 'account' }
-  | { kind: 'scope'; permission: Permission }
-  | { kind: 'organization'; permission: Permission };
+  { kind: 'public' } | { kind: 'signed-in' } | { kind: 'account' } | { kind: 'scope'; permission: Permission } | { kind: 'organization'; permission: Permission };
 
 export const PUBLIC: Access = { kind: 'public' };
 export const SIGNED_IN: Access = { kind: 'signed-in' };

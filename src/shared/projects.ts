@@ -4,7 +4,12 @@ import { Timestamp, intId, opt, text } from './common.ts';
 const NAME_RULE = 'Use letters, digits, "_", "-" and "/" only.';
 
 export const projectName = () =>
-  z.string().trim().min(1, 'Must not be empty.').max(255, 'Must be at most 255 characters.').regex(/^[a-zA-Z0-9_\-/]+$/, NAME_RULE);
+  z
+    .string()
+    .trim()
+    .min(1, 'Must not be empty.')
+    .max(255, 'Must be at most 255 characters.')
+    .regex(/^[a-zA-Z0-9_\-/]+$/, NAME_RULE);
 
 /** 6. POST /v0/project */
 export const ProjectInput = z.object({

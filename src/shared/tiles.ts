@@ -205,22 +205,9 @@ export interface ParsedTemplate {
   template_version: string | null;
 }
 
-export type ParseTemplateResult =
-  | { ok: true; template: ParsedTemplate; unknownKeys: string[] }
-  | { ok: false; issues: ValidationIssue[] };
+export type ParseTemplateResult = { ok: true; template: ParsedTemplate; unknownKeys: string[] } | { ok: false; issues: ValidationIssue[] };
 
-const TOP_KEYS = new Set([
-  'name',
-  'type',
-  'position',
-  'context',
-  'table_tile',
-  'plot_tile',
-  'template_version',
-  'description',
-  'tags',
-  'created_by',
-]);
+const TOP_KEYS = new Set(['name', 'type', 'position', 'context', 'table_tile', 'plot_tile', 'template_version', 'description', 'tags', 'created_by']);
 const TABLE_KEYS = new Set(['table_type', 'column_order']);
 const PLOT_KEYS = new Set(['plot_type', 'x_axis', 'y_axis']);
 const POSITION_KEYS = ['x', 'y', 'width', 'height'] as const;
@@ -274,9 +261,7 @@ export function parseTemplate(raw: unknown, prefix: (string | number)[] = ['body
   if (size !== 'ok') {
     fail(
       [],
-      size === 'too_deep'
-        ? `Template is nested too deeply (at most ${MAX_TEMPLATE_DEPTH} levels).`
-        : `Template is too large (at most ${MAX_TEMPLATE_CHARS / 1000} KB).`,
+      size === 'too_deep' ? `Template is nested too deeply (at most ${MAX_TEMPLATE_DEPTH} levels).` : `Template is too large (at most ${MAX_TEMPLATE_CHARS / 1000} KB).`,
     );
     return { ok: false, issues };
   }

@@ -30,16 +30,7 @@ const keyLookup = (db: Conn) =>
     .selectFrom('api_keys as k')
     .leftJoin('memberships as m', 'm.id', 'k.membership_id')
     .leftJoin('organizations as o', 'o.id', 'k.organization_id')
-    .select([
-      'k.id as key_id',
-      'k.kind',
-      'k.prefix',
-      'k.user_id',
-      'k.organization_id',
-      'k.revoked_at',
-      'm.role_id',
-      'o.name as organization_name',
-    ])
+    .select(['k.id as key_id', 'k.kind', 'k.prefix', 'k.user_id', 'k.organization_id', 'k.revoked_at', 'm.role_id', 'o.name as organization_name'])
     .where('k.key_hash', '=', '?'); // unique: at most one row
 
 /** The caller's role in an organization (every org-path request asks): prepared once, like the key lookup. */
@@ -106,12 +97,7 @@ function requireKeyPermission(principal: Principal, permission: Permission): voi
  * not found, even where the person is Owner) with its member's current role. Not a member → 404
  * (existence is not revealed); a role without the permission → 403.
  */
-async function requireOrgPermission(
-  db: Conn,
-  principal: Principal,
-  organizationId: number,
-  permission: Permission,
-): Promise<OrganizationAccess> {
+async function requireOrgPermission(db: Conn, principal: Principal, organizationId: number, permission: Permission): Promise<OrganizationAccess> {
   if (principal.keyKind === 'organization' && principal.organizationId !== organizationId) throw notFound('Organization not found.');
   const [row] = await runPrepared(db, 'org-membership', membershipLookup, [organizationId, principal.userId]);
   if (!row) throw notFound('Organization not found.');
@@ -133,12 +119,7 @@ function requirePersonalKey(principal: Principal): void {
  * Applies an operation's access rule (shared/operation.ts) to an authenticated caller; `params` are
  * the validated path parameters. Returns the organization for `organization` operations.
  */
-export async function authorize(
-  db: Conn,
-  principal: Principal,
-  access: Access,
-  params: Record<string, unknown>,
-): Promise<OrganizationAccess | null> {
+export async function authorize(db: Conn, principal: Principal, access: Access, params: Record<string, unknown>): Promise<OrganizationAccess | null> {
   switch (access.kind) {
     case 'public':
     case 'signed-in':

@@ -8,12 +8,7 @@ const compiledByDb = new WeakMap<Conn, Map<string, CompiledQuery>>();
  * recompiling it each time: it is built once per database with placeholder values, and later calls
  * only swap the parameters. `params` must be in the order the placeholders appear in the SQL.
  */
-export async function runPrepared<R>(
-  db: Conn,
-  name: string,
-  build: (db: Conn) => Compilable<R>,
-  params: readonly unknown[],
-): Promise<R[]> {
+export async function runPrepared<R>(db: Conn, name: string, build: (db: Conn) => Compilable<R>, params: readonly unknown[]): Promise<R[]> {
   let cache = compiledByDb.get(db);
   if (!cache) compiledByDb.set(db, (cache = new Map()));
   let compiled = cache.get(name);

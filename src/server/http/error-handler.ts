@@ -35,20 +35,19 @@ const STATUS_OF: Record<DomainErrorKind, number> = {
 export function httpErrorOf(error: DomainError): HttpError {
   if (error instanceof InvalidFieldsError) return new HttpError(422, error.issues, {}, error.extra);
   if (error.kind === 'invalid-field') return new HttpError(422, [{ type: 'value_error', loc: error.field, msg: error.message }]);
-  const headers: Record<string, string> =
-    error.retryAfterSeconds === undefined ? {} : { 'Retry-After': String(Math.max(1, Math.ceil(error.retryAfterSeconds))) };
+  const headers: Record<string, string> = error.retryAfterSeconds === undefined ? {} : { 'Retry-After': String(Math.max(1, Math.ceil(error.retryAfterSeconds))) };
   return new HttpError(STATUS_OF[error.kind], error.message, headers);
 }
 
 /** One place turns every error into the `{detail}` shapes of semantics.md §1. */
-export function installErrorHandling(
-  app: FastifyInstance,
-  fallback?: (req: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply> | undefined,
-): void {
+export function installErrorHandling(app: FastifyInstance, fallback?: (req: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply> | undefined): void {
   app.setErrorHandler((caught: FastifyError | HttpError | DomainError, req, reply) => {
     const error = caught instanceof DomainError ? httpErrorOf(caught) : caught;
     if (error instanceof HttpError) {
-      return reply.code(error.status).headers(error.headers).send({ ...error.extra, detail: error.detail });
+      return reply
+        .code(error.status)
+        .headers(error.headers)
+        .send({ ...error.extra, detail: error.detail });
     }
     if (error instanceof StorageUnavailableError) {
       req.log.warn({ err: error }, 'file storage unavailable');

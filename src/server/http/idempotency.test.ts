@@ -122,7 +122,11 @@ const cases: Case[] = [
       const users = [await t.user(), await t.user()];
       const bodies = {
         a: { account_type: 'individual', email: 'created-a@example.com', name: 'Ann' },
-        b: { account_type: 'business', email: 'created-b@example.com', business_info: { business_name: 'B Ltd', business_type: 'llc', business_address: { address_line1: '1 Main St', city: 'Springfield', country: 'US' } } },
+        b: {
+          account_type: 'business',
+          email: 'created-b@example.com',
+          business_info: { business_name: 'B Ltd', business_type: 'llc', business_address: { address_line1: '1 Main St', city: 'Springfield', country: 'US' } },
+        },
       };
       return {
         send: (c, v, headers) => t.request('POST', '/v0/user/create-with-business-info', { key: users[c].apiKey, json: bodies[v], headers }),
@@ -270,7 +274,10 @@ describe.each(cases)('Idempotency-Key on $name', ({ status, setup: prepare }) =>
     // Relative to the app's clock, which stands still: the real one may be seconds ahead under load.
     const now = t.clock.now().getTime();
     const past = new Date(now - KEY_LIFETIME_MS - 1000).toISOString();
-    await t.db.updateTable('idempotency_keys').set({ created_at: past, claimed_at: past, expires_at: new Date(now - 1000).toISOString() }).execute();
+    await t.db
+      .updateTable('idempotency_keys')
+      .set({ created_at: past, claimed_at: past, expires_at: new Date(now - 1000).toISOString() })
+      .execute();
     const fresh = await s.send(0, 'b', withKey('old-key'));
     expect(fresh.statusCode, fresh.body).toBe(status);
     expect(fresh.headers['idempotent-replayed']).toBeUndefined();
@@ -411,7 +418,11 @@ describe('Idempotency-Key details', () => {
     const t = await makeTestApp();
     const u = await t.user();
     const created = await ok(
-      await t.request('POST', '/v0/user/create-with-business-info', { key: u.apiKey, json: { account_type: 'individual', email: 'new@example.com' }, headers: withKey('secret-key') }),
+      await t.request('POST', '/v0/user/create-with-business-info', {
+        key: u.apiKey,
+        json: { account_type: 'individual', email: 'new@example.com' },
+        headers: withKey('secret-key'),
+      }),
     );
     expect(created.api_key).toMatch(/^rk_/);
     const rows = await t.db.selectFrom('idempotency_keys').selectAll().execute();
@@ -434,7 +445,12 @@ describe('Idempotency-Key details', () => {
     const t = await makeTestApp();
     const u = await t.user();
     // Two Idempotency-Key header lines.
-    const res = await t.app.inject({ method: 'POST', url: '/v0/assistant', headers: { authorization: `Bearer ${u.apiKey}`, 'idempotency-key': ['a', 'b'] }, payload: {} });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/v0/assistant',
+      headers: { authorization: `Bearer ${u.apiKey}`, 'idempotency-key': ['a', 'b'] },
+      payload: {},
+    });
     expect(res.statusCode).toBe(422);
     expect(res.json().detail[0].msg).toContain('Send one Idempotency-Key header');
     const doc = (await t.request('GET', '/v0/openapi.json')).json();

@@ -178,11 +178,7 @@ export class IdempotentRequest implements IdempotencyHooks {
       if (row.state === 'in_flight') break;
       return { status: row.status ?? 200, body: unseal(this.sealKey, row.response ?? '') };
     }
-    throw new HttpError(
-      409,
-      `A request with this ${IDEMPOTENCY_HEADER} is still in progress. Retry after it has finished to get its response.`,
-      { 'Retry-After': '1' },
-    );
+    throw new HttpError(409, `A request with this ${IDEMPOTENCY_HEADER} is still in progress. Retry after it has finished to get its response.`, { 'Retry-After': '1' });
   }
 
   async claim(fingerprint: string): Promise<boolean> {
@@ -223,12 +219,7 @@ export class IdempotentRequest implements IdempotencyHooks {
   /** After a failure: frees the key so the request can be retried (a completed row stays). */
   async release(): Promise<void> {
     if (!this.claimId) return;
-    await this.deps.db
-      .deleteFrom('idempotency_keys')
-      .where('id', '=', this.id)
-      .where('claim_id', '=', this.claimId)
-      .where('state', '=', 'in_flight')
-      .execute();
+    await this.deps.db.deleteFrom('idempotency_keys').where('id', '=', this.id).where('claim_id', '=', this.claimId).where('state', '=', 'in_flight').execute();
   }
 
   /** Expired rows count as absent anyway; they are deleted now and then, by whichever server gets there. */

@@ -18,10 +18,7 @@ const STATUS_TEXT: Record<number, string> = {
 };
 
 function jsonSchema(schema: z.ZodType, io: 'input' | 'output') {
-  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as Record<
-    string,
-    unknown
-  >;
+  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as Record<string, unknown>;
   return rest;
 }
 
@@ -48,7 +45,14 @@ export function buildOpenApi(operations: readonly AnyOperation[], version: strin
           : {
               description: 'Success',
               ...(r.idempotent
-                ? { headers: { [REPLAYED_HEADER]: { description: 'true when this is the stored response of an earlier request with the same Idempotency-Key', schema: { type: 'string', enum: ['true'] } } } }
+                ? {
+                    headers: {
+                      [REPLAYED_HEADER]: {
+                        description: 'true when this is the stored response of an earlier request with the same Idempotency-Key',
+                        schema: { type: 'string', enum: ['true'] },
+                      },
+                    },
+                  }
                 : {}),
               content: { 'application/json': { schema: jsonSchema(r.response, 'output') } },
             },
@@ -72,10 +76,7 @@ export function buildOpenApi(operations: readonly AnyOperation[], version: strin
       const properties: Record<string, unknown> = {};
       const required: string[] = [];
       for (const [name, f] of Object.entries(r.multipart)) {
-        properties[name] =
-          f.type === 'binary'
-            ? { type: 'string', format: 'binary', description: f.description }
-            : { type: 'string', description: f.description };
+        properties[name] = f.type === 'binary' ? { type: 'string', format: 'binary', description: f.description } : { type: 'string', description: f.description };
         if (f.required) required.push(name);
       }
       requestBody = {

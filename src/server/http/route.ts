@@ -1,25 +1,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type {
-  AnyOperation,
-  HandlerResult,
-  Operation,
-  ParsedBody,
-  ParsedParams,
-  ParsedQuery,
-} from '../../shared/operation.ts';
+import type { AnyOperation, HandlerResult, Operation, ParsedBody, ParsedParams, ParsedQuery } from '../../shared/operation.ts';
 import { authenticate, authorize, type OrganizationAccess, type Principal } from '../auth/principal.ts';
 import type { Deps } from '../deps.ts';
 import { RawJson } from './raw-json.ts';
 import { parseOr422 } from './validation.ts';
 import { canonicalJson } from '../canonical-json.ts';
-import {
-  idempotencyKeyOf,
-  IdempotentRequest,
-  jsonFingerprint,
-  NO_IDEMPOTENCY,
-  sendReplay,
-  type IdempotencyHooks,
-} from './idempotency.ts';
+import { idempotencyKeyOf, IdempotentRequest, jsonFingerprint, NO_IDEMPOTENCY, sendReplay, type IdempotencyHooks } from './idempotency.ts';
 
 export interface HandlerContext<O extends AnyOperation> {
   req: FastifyRequest;
@@ -36,9 +22,7 @@ export interface HandlerContext<O extends AnyOperation> {
   idempotency: IdempotencyHooks;
 }
 
-export type Handler<O extends AnyOperation> = (
-  ctx: HandlerContext<O>,
-) => Promise<HandlerResult<O> | RawJson | undefined> | HandlerResult<O> | RawJson | undefined;
+export type Handler<O extends AnyOperation> = (ctx: HandlerContext<O>) => Promise<HandlerResult<O> | RawJson | undefined> | HandlerResult<O> | RawJson | undefined;
 
 /** The operations registered on an app, for the 405 check and the registration test. */
 export type RouteRegistry = AnyOperation[];
@@ -85,8 +69,7 @@ export function route<O extends Operation<any, any, any, any>>(app: FastifyInsta
       const body = op.body ? parseOr422(op.body, req.body ?? {}, 'body') : undefined;
       const organization = principal ? await authorize(deps.db, principal, op.access, params as Record<string, unknown>) : null;
       const key = op.idempotent && principal ? idempotencyKeyOf(req) : undefined;
-      const idem =
-        key === undefined ? null : new IdempotentRequest(deps, reply, status, principal!, `${op.operationId}${canonicalJson(params)}`, key);
+      const idem = key === undefined ? null : new IdempotentRequest(deps, reply, status, principal!, `${op.operationId}${canonicalJson(params)}`, key);
       if (idem && !op.multipart) {
         const stored = await idem.acquire(jsonFingerprint(req));
         if (stored) return sendReplay(reply, stored);

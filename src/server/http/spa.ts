@@ -38,19 +38,14 @@ const RENDERS_PER_SECOND = 50;
  *   together instead of each only once the entry has run.
  * - The color scheme is set before anything paints (inline-scripts.ts).
  */
-export async function loadSpaIndex(
-  webDir: string | null,
-  log: FastifyBaseLogger,
-): Promise<((url: string) => Promise<string>) | null> {
+export async function loadSpaIndex(webDir: string | null, log: FastifyBaseLogger): Promise<((url: string) => Promise<string>) | null> {
   if (!webDir || !fs.existsSync(path.join(webDir, 'index.html'))) return null;
-  const html = fs
-    .readFileSync(path.join(webDir, 'index.html'), 'utf8')
-    .replace(
-      '<head>',
-      // The first paint waits for the whole first screen to be parsed (the module list ends the body): a
-      // paint of half of it grew the centred sign-in card under the reader's eyes.
-      `<head>\n    <script>${COLOR_SCHEME_SCRIPT}</script>\n    <link rel="expect" href="#app-modules" blocking="render">`,
-    );
+  const html = fs.readFileSync(path.join(webDir, 'index.html'), 'utf8').replace(
+    '<head>',
+    // The first paint waits for the whole first screen to be parsed (the module list ends the body): a
+    // paint of half of it grew the centred sign-in card under the reader's eyes.
+    `<head>\n    <script>${COLOR_SCHEME_SCRIPT}</script>\n    <link rel="expect" href="#app-modules" blocking="render">`,
+  );
   const withModules = modulesLoader(webDir, html);
   const renderFrame = await loadFrame(webDir, log);
 

@@ -18,11 +18,7 @@ function errorText(error: unknown): string {
  * One delivery pass: sends every due pending message once. A failure only moves the message's next
  * attempt into the future; nothing else (the invite, other messages) is affected.
  */
-export async function deliverDueMail(
-  deps: Pick<Deps, 'db' | 'now' | 'config'>,
-  transport: MailTransport,
-  limit = 50,
-): Promise<{ sent: number; failed: number }> {
+export async function deliverDueMail(deps: Pick<Deps, 'db' | 'now' | 'config'>, transport: MailTransport, limit = 50): Promise<{ sent: number; failed: number }> {
   const now = deps.now();
   const due = await deps.db
     .selectFrom('mail_outbox')

@@ -4,9 +4,7 @@ import path from 'node:path';
 import { EXTENSION_OF_TYPE } from '../../shared/assistants.ts';
 import { isStorageKey, type ByteRange, type FileStorage, type StoredObject } from './storage.ts';
 
-const TYPE_OF_EXTENSION: Record<string, string> = Object.fromEntries(
-  Object.entries(EXTENSION_OF_TYPE).map(([type, ext]) => [ext, type]),
-);
+const TYPE_OF_EXTENSION: Record<string, string> = Object.fromEntries(Object.entries(EXTENSION_OF_TYPE).map(([type, ext]) => [ext, type]));
 
 /**
  * Files under `<root>/<key>`. The content type follows from the key's extension, which the uploader

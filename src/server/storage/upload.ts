@@ -22,12 +22,7 @@ export interface ReceivedFile<T> {
  * the type check. Past `maxBytes` it stops writing and drains the rest, so a 100 MB upload costs
  * neither memory nor disk. The caller removes the temp file (see discard) or hands it to storage.
  */
-export async function receiveToTempFile<T>(
-  source: Readable,
-  tempDir: string,
-  maxBytes: number,
-  sniff: (head: Uint8Array) => T | null,
-): Promise<ReceivedFile<T>> {
+export async function receiveToTempFile<T>(source: Readable, tempDir: string, maxBytes: number, sniff: (head: Uint8Array) => T | null): Promise<ReceivedFile<T>> {
   await fsp.mkdir(tempDir, { recursive: true });
   const tempPath = path.join(tempDir, `${crypto.randomUUID()}.part`);
   let size = 0;

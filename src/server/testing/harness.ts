@@ -72,9 +72,7 @@ export async function makeTestApp(overrides: Partial<Config> = {}, options: { sh
 
   /** Adds `member` to the organization with a role; returns their org key. */
   async function member(organizationId: number, member: TestUser, roleId: number): Promise<string> {
-    const { apiKey } = await app.deps.db.transaction().execute((tx) =>
-      insertMembership(tx, organizationId, member.userId, roleId, clock.now()),
-    );
+    const { apiKey } = await app.deps.db.transaction().execute((tx) => insertMembership(tx, organizationId, member.userId, roleId, clock.now()));
     return apiKey;
   }
 
@@ -86,7 +84,13 @@ export async function makeTestApp(overrides: Partial<Config> = {}, options: { sh
   ) {
     const headers: Record<string, string> = { ...(opts.headers ?? {}) };
     if (opts.key) headers.authorization = `Bearer ${opts.key}`;
-    return app.inject({ method, url, headers, ...(opts.json !== undefined ? { payload: opts.json as object } : {}), ...(opts.payload !== undefined ? { payload: opts.payload } : {}) });
+    return app.inject({
+      method,
+      url,
+      headers,
+      ...(opts.json !== undefined ? { payload: opts.json as object } : {}),
+      ...(opts.payload !== undefined ? { payload: opts.payload } : {}),
+    });
   }
 
   return { app, db: app.deps.db, clock, dataDir, user, org, member, request, close };

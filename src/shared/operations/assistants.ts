@@ -18,8 +18,7 @@ export const createAssistant = operation({
   path: '/v0/assistant',
   operationId: 'createAssistant',
   summary: 'Create (hire) an assistant; deducts its cost in credits from the key’s account',
-  description:
-    'A personal key charges the user, an organization key the organization (assistant:write). Short of credits → 402 and nothing is written.',
+  description: 'A personal key charges the user, an organization key the organization (assistant:write). Short of credits → 402 and nothing is written.',
   tag: 'assistants',
   access: inScope('assistant:write'),
   body: CreateAssistantInput,

@@ -43,8 +43,7 @@ export const deleteVoice = operation({
   path: '/v0/assistant/voice/{voice_id}',
   operationId: 'deleteVoice',
   summary: 'Delete a cloned voice and its stored sample',
-  description:
-    'Presets cannot be deleted (403). A voice in use answers 409 with `detail` naming the assistants and `assistants: [{agent_id, name}]`.',
+  description: 'Presets cannot be deleted (403). A voice in use answers 409 with `detail` naming the assistants and `assistants: [{agent_id, name}]`.',
   tag: 'assistants',
   access: inScope('assistant:delete'),
   params: VoiceIdParams,

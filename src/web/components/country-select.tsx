@@ -61,7 +61,10 @@ function countryOptions(): { value: string; label: string }[] {
 export function CountrySelect(props: Omit<SelectProps, 'data'>) {
   const data = useMemo(countryOptions, []);
   const flags = useMemo(canShowFlags, []);
-  if (!flags) return <Select searchable nothingFoundMessage="No country matches" maxDropdownHeight={280} clearButtonProps={{ 'aria-label': 'Clear country' }} {...props} data={data} />;
+  if (!flags)
+    return (
+      <Select searchable nothingFoundMessage="No country matches" maxDropdownHeight={280} clearButtonProps={{ 'aria-label': 'Clear country' }} {...props} data={data} />
+    );
   return (
     <Select
       searchable

@@ -23,7 +23,13 @@ describe('time zone picker helpers', () => {
 
   it('search matches every typed word, underscores or spaces alike, inside groups', () => {
     const options = [
-      { group: 'America', items: [{ value: 'America/New_York', label: 'America/New York (UTC-05:00)' }, { value: 'America/Chicago', label: 'America/Chicago (UTC-06:00)' }] },
+      {
+        group: 'America',
+        items: [
+          { value: 'America/New_York', label: 'America/New York (UTC-05:00)' },
+          { value: 'America/Chicago', label: 'America/Chicago (UTC-06:00)' },
+        ],
+      },
       { group: 'Europe', items: [{ value: 'Europe/Berlin', label: 'Europe/Berlin (UTC+01:00)' }] },
     ];
     const names = (search: string) =>

@@ -10,9 +10,7 @@ export function timeZoneNames(): string[] {
 /** "UTC+05:30" for a zone, now (daylight saving included), or '' when the engine cannot say. */
 export function utcOffset(zone: string, at = new Date()): string {
   try {
-    const part = new Intl.DateTimeFormat('en-US', { timeZone: zone, timeZoneName: 'longOffset' })
-      .formatToParts(at)
-      .find((p) => p.type === 'timeZoneName')?.value;
+    const part = new Intl.DateTimeFormat('en-US', { timeZone: zone, timeZoneName: 'longOffset' }).formatToParts(at).find((p) => p.type === 'timeZoneName')?.value;
     if (!part) return '';
     return part === 'GMT' ? 'UTC+00:00' : part.replace('GMT', 'UTC');
   } catch {
@@ -66,5 +64,15 @@ export function TimezoneSelect(props: Omit<SelectProps, 'data' | 'filter'>) {
     () => (value && !base.some((g) => g.items.some((i) => i.value === value)) ? [...base, { group: 'Saved', items: [{ value, label: timeZoneLabel(value) }] }] : base),
     [base, value],
   );
-  return <Select searchable nothingFoundMessage="No time zone matches" maxDropdownHeight={300} clearButtonProps={{ 'aria-label': 'Clear time zone' }} {...props} data={data} filter={timeZoneFilter} />;
+  return (
+    <Select
+      searchable
+      nothingFoundMessage="No time zone matches"
+      maxDropdownHeight={300}
+      clearButtonProps={{ 'aria-label': 'Clear time zone' }}
+      {...props}
+      data={data}
+      filter={timeZoneFilter}
+    />
+  );
 }

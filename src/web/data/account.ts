@@ -1,13 +1,7 @@
 import { queryOptions } from '@tanstack/react-query';
 import type { CreateWithBusinessInfo } from '../../shared/account.ts';
 import type { ResponseOf } from '../../shared/operation.ts';
-import {
-  canDeleteAccount,
-  createUserWithBusinessInfo,
-  deleteAccount,
-  getSpendingLimit,
-  setSpendingLimit,
-} from '../../shared/operations/account.ts';
+import { canDeleteAccount, createUserWithBusinessInfo, deleteAccount, getSpendingLimit, setSpendingLimit } from '../../shared/operations/account.ts';
 import { getBasicInfo } from '../../shared/operations/users.ts';
 import { api } from '../lib/api-client.ts';
 import { assistantKeys } from './assistants.ts';

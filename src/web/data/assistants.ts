@@ -25,15 +25,13 @@ export const assistantKeys = {
 };
 
 export const assistantQueries = {
-  list: () =>
-    queryOptions({ queryKey: assistantKeys.list(), queryFn: async ({ signal }) => (await api(listAssistants, { signal })).info }),
+  list: () => queryOptions({ queryKey: assistantKeys.list(), queryFn: async ({ signal }) => (await api(listAssistants, { signal })).info }),
   detail: (id: number) =>
     queryOptions({
       queryKey: assistantKeys.detail(id),
       queryFn: async ({ signal }) => (await api(getAssistant, { params: { assistant_id: id }, signal })).info,
     }),
-  pricing: () =>
-    queryOptions({ queryKey: assistantKeys.pricing(), queryFn: ({ signal }) => api(getAssistantPricing, { signal }), staleTime: 5 * 60_000 }),
+  pricing: () => queryOptions({ queryKey: assistantKeys.pricing(), queryFn: ({ signal }) => api(getAssistantPricing, { signal }), staleTime: 5 * 60_000 }),
 };
 
 /** A photo to upload; with `assistantId` the server makes it that assistant's photo. */

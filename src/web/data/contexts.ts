@@ -18,8 +18,7 @@ export const contextKeys = {
   commits: (project: string, context: string) => [...projectKeys.all, 'commits', project, context] as const,
 };
 
-const list = (project: string, prefix: string, signal: AbortSignal) =>
-  api(listContexts, { params: { project_name: project }, query: { prefix }, signal });
+const list = (project: string, prefix: string, signal: AbortSignal) => api(listContexts, { params: { project_name: project }, query: { prefix }, signal });
 
 export const contextQueries = {
   list: (project: string, prefix = '') =>

@@ -15,8 +15,7 @@ export const projectKeys = {
 
 export const projectQueries = {
   names: () => queryOptions({ queryKey: projectKeys.names(), queryFn: ({ signal }) => api(listProjects, { signal }) }),
-  project: (name: string) =>
-    queryOptions({ queryKey: projectKeys.project(name), queryFn: ({ signal }) => api(getProject, { params: { project_name: name }, signal }) }),
+  project: (name: string) => queryOptions({ queryKey: projectKeys.project(name), queryFn: ({ signal }) => api(getProject, { params: { project_name: name }, signal }) }),
 };
 
 export const projectMutations = {

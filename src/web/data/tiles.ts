@@ -48,8 +48,7 @@ export const tileMutations = {
     }),
   createTab: (project: string) =>
     mutation({
-      mutationFn: async ({ interfaceId, name }: { interfaceId: string; name: string }) =>
-        (await api(createTab, { params: { id: interfaceId }, body: { name } })).info,
+      mutationFn: async ({ interfaceId, name }: { interfaceId: string; name: string }) => (await api(createTab, { params: { id: interfaceId }, body: { name } })).info,
       invalidates: tree(project),
     }),
   deleteTab: (project: string) =>

@@ -28,11 +28,7 @@ export function useZodForm<S extends z.ZodType<FieldValues, any>, V extends Fiel
  * Puts a server 422 on the fields it names; anything left (or any other error) goes to `root.server`,
  * which forms show above the submit button. Returns the message shown at the root, if any.
  */
-export function applyServerErrors<T extends FieldValues>(
-  error: unknown,
-  setError: UseFormSetError<T>,
-  knownFields: readonly string[] = [],
-): string | null {
+export function applyServerErrors<T extends FieldValues>(error: unknown, setError: UseFormSetError<T>, knownFields: readonly string[] = []): string | null {
   if (error instanceof ApiError && Object.keys(error.fieldErrors).length > 0) {
     const leftovers: string[] = [];
     for (const [field, message] of Object.entries(error.fieldErrors)) {

@@ -16,7 +16,10 @@ export function useDeferredQuery<TQueryFnData, TError, TData = TQueryFnData, TQu
   // Only arriving data is deferred: a query gone back to pending (a new key) reads as pending at once.
   if (data === query.data || query.data === undefined) return query;
   if (data === undefined) {
-    return { ...query, data: undefined, error: null, status: 'pending', isPending: true, isSuccess: false, isError: false, isLoading: true } as UseQueryResult<TData, TError>;
+    return { ...query, data: undefined, error: null, status: 'pending', isPending: true, isSuccess: false, isError: false, isLoading: true } as UseQueryResult<
+      TData,
+      TError
+    >;
   }
   return { ...query, data } as UseQueryResult<TData, TError>;
 }

@@ -64,7 +64,12 @@ export function coreMigration(dialect: Dialect) {
       await withIdColumn(db.schema.createTable('billing_accounts'), dialect)
         .addColumn('user_id', 'text', (c) => c.unique().references('users.id').onDelete('cascade'))
         .addColumn('organization_id', 'integer', (c) => c.unique().references('organizations.id').onDelete('cascade'))
-        .addColumn('credits_micros', BIGINT, (c) => c.notNull().defaultTo(0).check(sql`credits_micros >= 0`))
+        .addColumn('credits_micros', BIGINT, (c) =>
+          c
+            .notNull()
+            .defaultTo(0)
+            .check(sql`credits_micros >= 0`),
+        )
         .execute();
 
       await withIdColumn(db.schema.createTable('credit_ledger'), dialect)

@@ -30,11 +30,16 @@ describe('POST /v0/user/create-with-business-info', () => {
   it('refuses a duplicate e-mail with 400, including two at once', async () => {
     const t = await makeTestApp();
     const admin = await t.user();
-    const dup = await t.request('POST', '/v0/user/create-with-business-info', { key: admin.apiKey, json: { account_type: 'individual', email: admin.email.toUpperCase() } });
+    const dup = await t.request('POST', '/v0/user/create-with-business-info', {
+      key: admin.apiKey,
+      json: { account_type: 'individual', email: admin.email.toUpperCase() },
+    });
     expect(dup.statusCode).toBe(400);
     expect(dup.json()).toEqual({ detail: 'A user with this email already exists.' });
     const racing = await Promise.all(
-      Array.from({ length: 4 }, () => t.request('POST', '/v0/user/create-with-business-info', { key: admin.apiKey, json: { account_type: 'individual', email: 'race@example.com' } })),
+      Array.from({ length: 4 }, () =>
+        t.request('POST', '/v0/user/create-with-business-info', { key: admin.apiKey, json: { account_type: 'individual', email: 'race@example.com' } }),
+      ),
     );
     expect(racing.map((r) => r.statusCode).sort()).toEqual([200, 400, 400, 400]);
   });
@@ -54,8 +59,14 @@ describe('POST /v0/user/create-with-business-info', () => {
     const cases: [unknown, string[]][] = [
       [{ account_type: 'business' }, ['body', 'business_info']],
       [{ account_type: 'enterprise' }, ['body', 'account_type']],
-      [{ account_type: 'business', business_info: { ...business, business_address: { ...business.business_address, country: 'XQ' } } }, ['body', 'business_info', 'business_address', 'country']],
-      [{ account_type: 'business', business_info: { ...business, business_address: { ...business.business_address, country: 'USA' } } }, ['body', 'business_info', 'business_address', 'country']],
+      [
+        { account_type: 'business', business_info: { ...business, business_address: { ...business.business_address, country: 'XQ' } } },
+        ['body', 'business_info', 'business_address', 'country'],
+      ],
+      [
+        { account_type: 'business', business_info: { ...business, business_address: { ...business.business_address, country: 'USA' } } },
+        ['body', 'business_info', 'business_address', 'country'],
+      ],
       [{ account_type: 'business', business_info: { ...business, business_name: '  ' } }, ['body', 'business_info', 'business_name']],
       [{ account_type: 'individual', email: 'not-an-email' }, ['body', 'email']],
     ];
@@ -103,11 +114,23 @@ describe('spending limit', () => {
       if (cap !== null) expect((await t.request('PATCH', `/v0/assistant/${agent_id}/config`, { key, json: { monthly_spending_cap: cap } })).statusCode).toBe(200);
       return agent_id as string;
     };
-    const ids = { above: await hire(u.apiKey, 80), equal: await hire(u.apiKey, 50), below: await hire(u.apiKey, 20), none: await hire(u.apiKey, null), org: await hire(org.ownerKey, 90) };
+    const ids = {
+      above: await hire(u.apiKey, 80),
+      equal: await hire(u.apiKey, 50),
+      below: await hire(u.apiKey, 20),
+      none: await hire(u.apiKey, null),
+      org: await hire(org.ownerKey, 90),
+    };
     const res = await t.request('PUT', '/v0/user/spending-limit', { key: u.apiKey, json: { monthly_spending_cap: 50 } });
     expect(res.json()).toEqual({ user_id: u.userId, monthly_spending_cap: 50, assistants_capped: 1 });
     const capOf = async (id: string, key = u.apiKey) => (await t.request('GET', `/v0/assistant/${id}`, { key })).json().info.monthly_spending_cap;
-    expect([await capOf(ids.above), await capOf(ids.equal), await capOf(ids.below), await capOf(ids.none), await capOf(ids.org, org.ownerKey)]).toEqual([50, 50, 20, null, 90]);
+    expect([await capOf(ids.above), await capOf(ids.equal), await capOf(ids.below), await capOf(ids.none), await capOf(ids.org, org.ownerKey)]).toEqual([
+      50,
+      50,
+      20,
+      null,
+      90,
+    ]);
     // Raising the limit or removing it caps nothing (and restores nothing).
     expect((await t.request('PUT', '/v0/user/spending-limit', { key: u.apiKey, json: { monthly_spending_cap: 200 } })).json().assistants_capped).toBe(0);
     expect((await t.request('PUT', '/v0/user/spending-limit', { key: u.apiKey, json: { monthly_spending_cap: null } })).json().assistants_capped).toBe(0);

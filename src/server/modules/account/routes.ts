@@ -1,11 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import {
-  canDeleteAccount,
-  createUserWithBusinessInfo,
-  deleteAccount,
-  getSpendingLimit,
-  setSpendingLimit,
-} from '../../../shared/operations/account.ts';
+import { canDeleteAccount, createUserWithBusinessInfo, deleteAccount, getSpendingLimit, setSpendingLimit } from '../../../shared/operations/account.ts';
 import { HttpError } from '../../http/errors.ts';
 import { route } from '../../http/route.ts';
 import { fromMicros, toMicros } from '../credits/repository.ts';

@@ -200,7 +200,14 @@ describe('assistant JSON built by the database', () => {
 
     const ids = async (key: string) => ((await get('/v0/assistant', key)).json().info as { agent_id: string }[]).map((a) => a.agent_id);
     const made: Record<string, string[]> = { personal: [], org: [], other: [] };
-    for (const [workspace, key] of [['personal', u.apiKey], ['org', ownerKey], ['personal', u.apiKey], ['other', other.apiKey], ['org', ownerKey], ['personal', u.apiKey]] as const) {
+    for (const [workspace, key] of [
+      ['personal', u.apiKey],
+      ['org', ownerKey],
+      ['personal', u.apiKey],
+      ['other', other.apiKey],
+      ['org', ownerKey],
+      ['personal', u.apiKey],
+    ] as const) {
       made[workspace]!.push((await create({ first_name: workspace }, key)).json().info.agent_id);
     }
     const newestFirst = (list: string[]) => [...list].sort((a, b) => Number(b) - Number(a));
@@ -211,7 +218,12 @@ describe('assistant JSON built by the database', () => {
     expect(((await get('/v0/assistant', ownerKey)).json().info as { organization_id: number }[]).every((a) => a.organization_id === organizationId)).toBe(true);
 
     // One assistant: only from its own workspace.
-    for (const [key, foreign] of [[u.apiKey, made.org![0]], [ownerKey, made.personal![0]], [other.apiKey, made.personal![0]], [u.apiKey, made.other![0]]] as const) {
+    for (const [key, foreign] of [
+      [u.apiKey, made.org![0]],
+      [ownerKey, made.personal![0]],
+      [other.apiKey, made.personal![0]],
+      [u.apiKey, made.other![0]],
+    ] as const) {
       const res = await get(`/v0/assistant/${foreign}`, key);
       expect(res.statusCode).toBe(404);
       expect(res.json()).toEqual({ detail: 'Assistant not found.' });
@@ -221,7 +233,11 @@ describe('assistant JSON built by the database', () => {
   it('an idempotent create replays the very bytes it first answered', async () => {
     const { t, u } = await setup();
     const send = () =>
-      t.request('POST', '/v0/assistant', { key: u.apiKey, json: { first_name: 'Ada', weekly_limit: 1 / 3, pre_hire_chat: [{ role: 'user', msg: '"😀"' }] }, headers: { 'Idempotency-Key': 'json-1' } });
+      t.request('POST', '/v0/assistant', {
+        key: u.apiKey,
+        json: { first_name: 'Ada', weekly_limit: 1 / 3, pre_hire_chat: [{ role: 'user', msg: '"😀"' }] },
+        headers: { 'Idempotency-Key': 'json-1' },
+      });
     const first = await send();
     expect(first.statusCode, first.body).toBe(200);
     const again = await send();

@@ -96,7 +96,9 @@ describe('photo upload: re-encoding', () => {
   it('a still GIF is stored as PNG; a large picture is scaled to fit the largest side allowed', async () => {
     const t = await makeTestApp();
     const u = await t.user();
-    const gif = await sharp({ create: { width: 20, height: 10, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0 } } }).gif().toBuffer();
+    const gif = await sharp({ create: { width: 20, height: 10, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0 } } })
+      .gif()
+      .toBuffer();
     const fromGif = (await upload(t, u.apiKey, gif, 'me.gif', 'image/gif')).json().info;
     expect(fromGif).toMatchObject({ content_type: 'image/png', url: expect.stringMatching(/\.png$/) });
     expect((await served(t, fromGif)).meta).toMatchObject({ format: 'png', width: 20, height: 10, hasAlpha: true });
@@ -110,19 +112,46 @@ describe('photo upload: re-encoding', () => {
 });
 
 describe('photo upload: refused images → 422 on file, nothing stored', () => {
-  const frames = () => Promise.all(['red', 'green', 'blue'].map((c) => sharp({ create: { width: 8, height: 8, channels: 4, background: c } }).png().toBuffer()));
+  const frames = () =>
+    Promise.all(
+      ['red', 'green', 'blue'].map((c) =>
+        sharp({ create: { width: 8, height: 8, channels: 4, background: c } })
+          .png()
+          .toBuffer(),
+      ),
+    );
 
   it.each([
     ['a decompression bomb (1 KB PNG declaring 100000×100000)', async () => pngBomb(100_000, 100_000), /100000×100000 pixels; at most 40 megapixels/],
     ['a pixel flood just over the limit (7000×6000)', async () => pngBomb(7000, 6000), /7000×6000 pixels; at most 40 megapixels/],
     ['a PNG cut off before its end', async () => (await solid(300, 200).png().toBuffer()).subarray(0, 400), /could not be decoded; it may be truncated or damaged/],
-    ['a JPEG cut off mid-scan', async () => {
-      const jpeg = await sharp({ create: { width: 400, height: 300, channels: 3, background: 'white', noise: { type: 'gaussian', mean: 128, sigma: 40 } } }).jpeg().toBuffer();
-      return jpeg.subarray(0, Math.floor(jpeg.length / 2));
-    }, /could not be decoded; it may be truncated or damaged/],
+    [
+      'a JPEG cut off mid-scan',
+      async () => {
+        const jpeg = await sharp({ create: { width: 400, height: 300, channels: 3, background: 'white', noise: { type: 'gaussian', mean: 128, sigma: 40 } } })
+          .jpeg()
+          .toBuffer();
+        return jpeg.subarray(0, Math.floor(jpeg.length / 2));
+      },
+      /could not be decoded; it may be truncated or damaged/,
+    ],
     ['a PNG that is only a signature and a header', async () => PNG.subarray(0, 33), /could not be (read|decoded)/],
-    ['an animated GIF', async () => sharp(await frames(), { join: { animated: true } }).gif().toBuffer(), /Animated or multi-page images are not accepted/],
-    ['an animated WebP', async () => sharp(await frames(), { join: { animated: true } }).webp().toBuffer(), /Animated or multi-page images are not accepted/],
+    [
+      'an animated GIF',
+      async () =>
+        sharp(await frames(), { join: { animated: true } })
+          .gif()
+          .toBuffer(),
+      /Animated or multi-page images are not accepted/,
+    ],
+    [
+      'an animated WebP',
+      async () =>
+        sharp(await frames(), { join: { animated: true } })
+          .webp()
+          .toBuffer(),
+      /Animated or multi-page images are not accepted/,
+    ],
   ])('%s', async (_name, make, detail) => {
     const t = await makeTestApp();
     const u = await t.user();

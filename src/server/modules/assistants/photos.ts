@@ -63,9 +63,11 @@ export async function reencodePhoto(input: string, type: PhotoType, tempDir: str
   try {
     const sharp = await loadSharp();
     // The header only (no pixels), read without the pixel limit so the refusal can say the size.
-    const meta = await sharp(input, { limitInputPixels: false }).metadata().catch((error: Error) => {
-      throw refuse(`The image could not be read (${firstLine(error, input)}). Upload an intact JPEG, PNG, WebP or GIF.`);
-    });
+    const meta = await sharp(input, { limitInputPixels: false })
+      .metadata()
+      .catch((error: Error) => {
+        throw refuse(`The image could not be read (${firstLine(error, input)}). Upload an intact JPEG, PNG, WebP or GIF.`);
+      });
     if (meta.format !== SHARP_FORMAT[type]) {
       throw refuse(`The file starts like ${type} but decodes as ${meta.format ?? 'nothing known'}. Upload an intact JPEG, PNG, WebP or GIF.`);
     }

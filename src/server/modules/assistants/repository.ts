@@ -107,7 +107,6 @@ const LIST: Record<Dialect, RawBuilder<JsonText>> = {
   postgres: sql.raw(`coalesce(json_agg(${objectSql('postgres')} order by a.id desc), '[]'::json)::text`),
 };
 
-
 /**
  * The scope's assistants, newest first, as the JSON array the API answers, built by the database itself:
  * one pass in C instead of materializing ~35 columns of every row in JavaScript, shaping and serializing
@@ -166,13 +165,7 @@ export async function listVoiceRows(db: Conn, scope: Scope): Promise<VoiceRow[]>
  * assistant, `update` while deleting it, so a voice cannot be deleted between the in-use check and an
  * assignment committing.
  */
-export async function findVoiceRow(
-  db: Conn,
-  scope: Scope,
-  voiceId: string,
-  provider?: string,
-  lock?: 'share' | 'update',
-): Promise<VoiceRow | undefined> {
+export async function findVoiceRow(db: Conn, scope: Scope, voiceId: string, provider?: string, lock?: 'share' | 'update'): Promise<VoiceRow | undefined> {
   let q = db.selectFrom('voices').selectAll().where(inScope(scope)).where('voice_id', '=', voiceId);
   if (provider) q = q.where('provider', '=', provider);
   if (lock === 'share') q = q.forShare();
@@ -190,7 +183,10 @@ export async function deleteVoiceRow(db: Conn, id: number): Promise<void> {
 
 /** Assistants of the scope that use the voice, for the 409 that names them. */
 export async function assistantsUsingVoice(db: Conn, scope: Scope, voiceId: string, provider: string) {
-  return db.selectFrom('assistants').select(['id', 'first_name', 'surname']).where(inScope(scope))
+  return db
+    .selectFrom('assistants')
+    .select(['id', 'first_name', 'surname'])
+    .where(inScope(scope))
     .where('voice_id', '=', voiceId)
     .where('voice_provider', '=', provider)
     .orderBy('id')
@@ -247,7 +243,10 @@ export async function releaseUnusedPhotos(tx: Conn, before: string, limit = 500)
     .where((eb) =>
       eb.not(
         eb.exists(
-          eb.selectFrom('assistants as a').select('a.id').where('a.profile_photo', 'like', sql<string>`${sql.lit('%' + FILES_PATH)} || f.key`),
+          eb
+            .selectFrom('assistants as a')
+            .select('a.id')
+            .where('a.profile_photo', 'like', sql<string>`${sql.lit('%' + FILES_PATH)} || f.key`),
         ),
       ),
     )
@@ -265,16 +264,8 @@ export async function forgetStoredFile(db: Conn, key: string): Promise<void> {
  * Removes a user's personal assistants, voices and file records (no cascade does it: user_id is
  * "set null" so organization rows survive) and returns the storage keys to delete after the commit.
  */
-export async function deletePersonalAssistantData(
-  tx: Conn,
-  userId: string,
-): Promise<{ keys: string[]; voices: { voice_id: string; provider: string }[] }> {
-  const files = await tx
-    .selectFrom('stored_files')
-    .select('key')
-    .where('user_id', '=', userId)
-    .where('organization_id', 'is', null)
-    .execute();
+export async function deletePersonalAssistantData(tx: Conn, userId: string): Promise<{ keys: string[]; voices: { voice_id: string; provider: string }[] }> {
+  const files = await tx.selectFrom('stored_files').select('key').where('user_id', '=', userId).where('organization_id', 'is', null).execute();
   const samples = await tx
     .selectFrom('voices')
     .select(['sample_key', 'voice_id', 'provider'])

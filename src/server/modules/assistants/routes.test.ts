@@ -36,7 +36,10 @@ describe('assistants: create and credits', () => {
       max_parallel: 3,
       about: 'Analyst',
       timezone: 'Europe/London',
-      pre_hire_chat: [{ role: 'user', msg: 'Hi' }, { role: 'assistant', msg: 'Hello' }],
+      pre_hire_chat: [
+        { role: 'user', msg: 'Hi' },
+        { role: 'assistant', msg: 'Hello' },
+      ],
       unknown_field: 'ignored',
     });
     expect(res.statusCode).toBe(200);
@@ -59,7 +62,10 @@ describe('assistants: create and credits', () => {
       monthly_spending_cap: null,
       user_id: u.userId,
       organization_id: null,
-      pre_hire_chat: [{ role: 'user', msg: 'Hi' }, { role: 'assistant', msg: 'Hello' }],
+      pre_hire_chat: [
+        { role: 'user', msg: 'Hi' },
+        { role: 'assistant', msg: 'Hello' },
+      ],
     });
     expect(info).not.toHaveProperty('unknown_field');
     expect(Object.keys(info)).toHaveLength(34);
@@ -201,8 +207,30 @@ describe('assistants: PATCH config', () => {
     const { about: _a, updated_at: _u, ...rest } = info;
     const { about: _b, updated_at: _v, ...before } = a;
     expect(rest).toEqual(before);
-    const changed = (await patch({ timezone: 'America/New_York', weekly_limit: 20, nationality: 'British', is_local: true, deploy_env: 'preview', desktop_mode: 'ubuntu', user_desktop_id: 4, user_desktop_filesys_sync: false })).json().info;
-    expect(changed).toMatchObject({ timezone: 'America/New_York', weekly_limit: 20, nationality: 'British', is_local: true, deploy_env: 'preview', desktop_mode: 'ubuntu', user_desktop_id: 4, user_desktop_filesys_sync: false, first_name: 'Ada', age: 30 });
+    const changed = (
+      await patch({
+        timezone: 'America/New_York',
+        weekly_limit: 20,
+        nationality: 'British',
+        is_local: true,
+        deploy_env: 'preview',
+        desktop_mode: 'ubuntu',
+        user_desktop_id: 4,
+        user_desktop_filesys_sync: false,
+      })
+    ).json().info;
+    expect(changed).toMatchObject({
+      timezone: 'America/New_York',
+      weekly_limit: 20,
+      nationality: 'British',
+      is_local: true,
+      deploy_env: 'preview',
+      desktop_mode: 'ubuntu',
+      user_desktop_id: 4,
+      user_desktop_filesys_sync: false,
+      first_name: 'Ada',
+      age: 30,
+    });
     const cleared = (await patch({ deploy_env: null, is_local: null, weekly_limit: null })).json().info;
     expect(cleared).toMatchObject({ deploy_env: null, is_local: null, weekly_limit: null, timezone: 'America/New_York' });
   });
@@ -288,7 +316,11 @@ describe('assistants: photo upload and files', () => {
     expect(res.statusCode).toBe(201);
     const info = res.json().info;
     // What is stored is the re-encoded image (photos.test.ts), so its size is the server's to say.
-    expect(info).toEqual({ url: expect.stringMatching(/^http:\/\/localhost:8080\/v0\/files\/photos\/[\w-]+\.png$/), content_type: 'image/png', size: expect.any(Number) });
+    expect(info).toEqual({
+      url: expect.stringMatching(/^http:\/\/localhost:8080\/v0\/files\/photos\/[\w-]+\.png$/),
+      content_type: 'image/png',
+      size: expect.any(Number),
+    });
     expect((await t.request('GET', `/v0/assistant/${a.agent_id}`, { key: u.apiKey })).json().info.profile_photo).toBe(info.url);
     const file = await t.request('GET', new URL(info.url).pathname);
     expect(file.statusCode).toBe(200);
@@ -407,7 +439,9 @@ describe('assistants: voices', () => {
     const preset = list[0];
     expect((await t.request('GET', new URL(preset.sample_url).pathname)).headers['content-type']).toBe('audio/wav');
     const other = await t.user();
-    expect((await t.request('GET', '/v0/assistant/voice', { key: other.apiKey })).json().info.some((v: { voice_id: string }) => v.voice_id === voice.voice_id)).toBe(false);
+    expect((await t.request('GET', '/v0/assistant/voice', { key: other.apiKey })).json().info.some((v: { voice_id: string }) => v.voice_id === voice.voice_id)).toBe(
+      false,
+    );
 
     // The default assistant provider is elevenlabs: the voice's provider must be named.
     const wrong = await create(t, u.apiKey, { voice_id: voice.voice_id });
@@ -443,7 +477,11 @@ describe('assistants: voices', () => {
   it('rules: name required and ≤ 100, provider known, audio by magic bytes, 25 MiB', async () => {
     const t = await makeTestApp();
     const u = await t.user();
-    for (const [fields, field] of [[{}, 'name'], [{ name: 'x'.repeat(101) }, 'name'], [{ name: 'ok', provider: 'acme' }, 'provider']] as const) {
+    for (const [fields, field] of [
+      [{}, 'name'],
+      [{ name: 'x'.repeat(101) }, 'name'],
+      [{ name: 'ok', provider: 'acme' }, 'provider'],
+    ] as const) {
       const res = await cloneVoice(t, u.apiKey, fields);
       expect(res.statusCode).toBe(422);
       expect(res.json().detail[0].loc).toEqual(['form', field]);

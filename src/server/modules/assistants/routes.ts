@@ -26,8 +26,7 @@ import { cloneVoice, deleteVoice, listVoices, seedPresetSamples } from './voice-
 /** `{"info": …}` around JSON the database built (one assistant, or the list). */
 const INFO_OPEN = Buffer.from('{"info":');
 const INFO_CLOSE = Buffer.from('}');
-const infoJson = (json: JsonText) =>
-  new RawJson(typeof json === 'string' ? `{"info":${json}}` : Buffer.concat([INFO_OPEN, json, INFO_CLOSE]));
+const infoJson = (json: JsonText) => new RawJson(typeof json === 'string' ? `{"info":${json}}` : Buffer.concat([INFO_OPEN, json, INFO_CLOSE]));
 
 // Permissions are the operations' `access` (shared/operations/assistants.ts and voices.ts).
 export async function assistantsRoutes(app: FastifyInstance): Promise<void> {
@@ -44,9 +43,7 @@ export async function assistantsRoutes(app: FastifyInstance): Promise<void> {
 
   route(app, ops.getAssistantPricing, ({ deps }) => ({ assistant_cost: deps.config.assistantCost }));
 
-  route(app, ops.getAssistant, async ({ principal, params, deps }) =>
-    infoJson(await getAssistant(deps.db, deps.dialect, scopeOf(principal), params.assistant_id)),
-  );
+  route(app, ops.getAssistant, async ({ principal, params, deps }) => infoJson(await getAssistant(deps.db, deps.dialect, scopeOf(principal), params.assistant_id)));
 
   route(app, ops.deleteAssistant, async ({ principal, params, deps }) => {
     await removeAssistant(deps, app.log, scopeOf(principal), params.assistant_id);

@@ -148,15 +148,23 @@ export async function getAssistant(db: Conn, dialect: Dialect, scope: Scope, id:
 const fmtDollars = (n: number) => `$${n.toLocaleString('en-US', { maximumFractionDigits: 6 })}`;
 
 /** PATCH config: only keys present in the body change; null clears. Returns the API's JSON object. */
-export async function updateAssistantConfig(
-  deps: Deps,
-  scope: Scope,
-  id: number,
-  input: UpdateAssistantConfigParsed,
-): Promise<string> {
+export async function updateAssistantConfig(deps: Deps, scope: Scope, id: number, input: UpdateAssistantConfigParsed): Promise<string> {
   const has = (key: keyof UpdateAssistantConfigParsed) => Object.prototype.hasOwnProperty.call(input, key);
   const changes: AssistantChanges = {};
-  const plain = ['first_name', 'surname', 'age', 'nationality', 'weekly_limit', 'max_parallel', 'profile_video', 'desktop_mode', 'user_desktop_id', 'about', 'timezone', 'deploy_env'] as const;
+  const plain = [
+    'first_name',
+    'surname',
+    'age',
+    'nationality',
+    'weekly_limit',
+    'max_parallel',
+    'profile_video',
+    'desktop_mode',
+    'user_desktop_id',
+    'about',
+    'timezone',
+    'deploy_env',
+  ] as const;
   for (const key of plain) if (has(key)) (changes as Record<string, unknown>)[key] = input[key] ?? null;
   for (const key of ['user_desktop_filesys_sync', 'is_local'] as const) {
     if (has(key)) changes[key] = input[key] === null || input[key] === undefined ? null : input[key] ? 1 : 0;
@@ -223,11 +231,7 @@ export async function removeAssistant(deps: Deps, log: Log, scope: Scope, id: nu
  * records go (organization ones stay). Returns the cleanup to run once that transaction has committed
  * (the cloned voices at their providers, the stored files), or undefined when there is nothing to clean.
  */
-export async function deletePersonalAssistantsOf(
-  tx: Conn,
-  userId: string,
-  deps: Pick<Deps, 'storage' | 'voiceProviders'>,
-): Promise<(() => Promise<void>) | undefined> {
+export async function deletePersonalAssistantsOf(tx: Conn, userId: string, deps: Pick<Deps, 'storage' | 'voiceProviders'>): Promise<(() => Promise<void>) | undefined> {
   const { keys, voices } = await deletePersonalAssistantData(tx, userId);
   if (keys.length === 0 && voices.length === 0) return undefined;
   return async () => {

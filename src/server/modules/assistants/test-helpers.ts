@@ -4,7 +4,9 @@ import sharp from 'sharp';
 import { synthesizeSample } from '../../voice/presets.ts';
 
 /** A real, decodable 16×12 PNG (uploads are decoded and re-encoded, so a header alone is refused). */
-export const PNG = await sharp({ create: { width: 16, height: 12, channels: 4, background: { r: 30, g: 90, b: 200, alpha: 1 } } }).png().toBuffer();
+export const PNG = await sharp({ create: { width: 16, height: 12, channels: 4, background: { r: 30, g: 90, b: 200, alpha: 1 } } })
+  .png()
+  .toBuffer();
 
 /** A PNG chunk with its length and CRC. */
 function pngChunk(type: string, data: Buffer): Buffer {

@@ -18,16 +18,7 @@ import type { FileStorage } from '../../storage/storage.ts';
 import { discard, randomObjectName } from '../../storage/upload.ts';
 import { ensurePresetSamples, PRESET_CREATED_AT, PRESET_VOICES, presetById, presetSampleKey, type PresetVoice } from '../../voice/presets.ts';
 import { fileUrl } from '../files/urls.ts';
-import {
-  assistantsUsingVoice,
-  deleteVoiceRow,
-  findVoiceRow,
-  forgetStoredFile,
-  insertVoice,
-  listVoiceRows,
-  recordStoredFile,
-  toVoice,
-} from './repository.ts';
+import { assistantsUsingVoice, deleteVoiceRow, findVoiceRow, forgetStoredFile, insertVoice, listVoiceRows, recordStoredFile, toVoice } from './repository.ts';
 import type { Log } from './service.ts';
 import type { ParsedUpload } from './uploads.ts';
 
@@ -98,7 +89,15 @@ export async function cloneVoice(deps: Deps, log: Log, scope: Scope, received: R
     const now = deps.now().toISOString();
     const response = await idempotency.transaction(deps.db, async (tx) => {
       if (cloned.keepSample) {
-        await recordStoredFile(tx, { key, user_id: scope.userId, organization_id: scope.organizationId, kind: 'voice_sample', content_type: file.type, size: file.size, created_at: now });
+        await recordStoredFile(tx, {
+          key,
+          user_id: scope.userId,
+          organization_id: scope.organizationId,
+          kind: 'voice_sample',
+          content_type: file.type,
+          size: file.size,
+          created_at: now,
+        });
       }
       const row = await insertVoice(tx, {
         user_id: scope.userId,
@@ -120,7 +119,11 @@ export async function cloneVoice(deps: Deps, log: Log, scope: Scope, received: R
   } catch (error) {
     // Nothing half-made stays behind: neither the stored sample nor the voice at the provider.
     await deps.storage.delete(key);
-    if (clonedId) await deps.voiceProviders(provider).delete(clonedId).catch(() => {});
+    if (clonedId)
+      await deps
+        .voiceProviders(provider)
+        .delete(clonedId)
+        .catch(() => {});
     throw error;
   }
 }

@@ -40,8 +40,14 @@ export async function createCommit(tx: Conn, contextId: number, message: string 
   for (const c of changed) digest.update(`${c.row_id}\u0000${c.entries ?? ''}\u0001`);
   const at = now.toISOString();
   const prevHash = head?.hash ?? null;
-  const hash = createHash('sha256').update(`${prevHash ?? ''}\n${digest.digest('hex')}\n${at}\n${message ?? ''}\n${contextId}`).digest('hex');
-  const { n } = await tx.selectFrom('context_rows').select((eb) => eb.fn.countAll().as('n')).where('context_id', '=', contextId).executeTakeFirstOrThrow();
+  const hash = createHash('sha256')
+    .update(`${prevHash ?? ''}\n${digest.digest('hex')}\n${at}\n${message ?? ''}\n${contextId}`)
+    .digest('hex');
+  const { n } = await tx
+    .selectFrom('context_rows')
+    .select((eb) => eb.fn.countAll().as('n'))
+    .where('context_id', '=', contextId)
+    .executeTakeFirstOrThrow();
   const commit = await tx
     .insertInto('commits')
     .values({ context_id: contextId, hash, prev_hash: prevHash, message, row_count: Number(n), created_at: at })
@@ -95,7 +101,12 @@ export async function rowsAtCommit(db: Conn, commitId: number, offset: number, l
 /** Newest first, with the DAG links both ways. */
 export async function listCommits(db: Conn, contextId: number) {
   const [commits, context] = await Promise.all([
-    db.selectFrom('commits').select(['id', 'hash', 'prev_hash', 'message', 'row_count', 'created_at']).where('context_id', '=', contextId).orderBy('id', 'desc').execute(),
+    db
+      .selectFrom('commits')
+      .select(['id', 'hash', 'prev_hash', 'message', 'row_count', 'created_at'])
+      .where('context_id', '=', contextId)
+      .orderBy('id', 'desc')
+      .execute(),
     db.selectFrom('contexts').select('head_commit_id').where('id', '=', contextId).executeTakeFirstOrThrow(),
   ]);
   const next = new Map<string, string[]>();

@@ -27,9 +27,7 @@ export interface NewContext {
 }
 
 export async function createContext(db: Conn, projectId: number, input: NewContext, now: Date): Promise<{ id: number } | null> {
-  const uniqueKeys = Array.isArray(input.unique_keys)
-    ? Object.fromEntries(input.unique_keys.map((c) => [c, 'any']))
-    : (input.unique_keys ?? {});
+  const uniqueKeys = Array.isArray(input.unique_keys) ? Object.fromEntries(input.unique_keys.map((c) => [c, 'any'])) : (input.unique_keys ?? {});
   const row = await db
     .insertInto('contexts')
     .values({
@@ -180,7 +178,11 @@ async function rememberColumns(tx: Conn, rules: ContextRules, entries: Record<st
   for (const e of entries) for (const k of Object.keys(e)) known.add(k);
   if (known.size !== before) {
     rules.columns = [...known];
-    await tx.updateTable('contexts').set({ columns: JSON.stringify(rules.columns) }).where('id', '=', rules.id).execute();
+    await tx
+      .updateTable('contexts')
+      .set({ columns: JSON.stringify(rules.columns) })
+      .where('id', '=', rules.id)
+      .execute();
   }
 }
 
@@ -210,7 +212,12 @@ export async function insertRows(tx: Conn, rules: ContextRules, batch: Record<st
       throw error;
     }
   }
-  if (rules.is_versioned && ids.length) await tx.insertInto('pending_changes').values(ids.map((id) => ({ context_id: rules.id, row_id: id }))).onConflict((oc) => oc.doNothing()).execute();
+  if (rules.is_versioned && ids.length)
+    await tx
+      .insertInto('pending_changes')
+      .values(ids.map((id) => ({ context_id: rules.id, row_id: id })))
+      .onConflict((oc) => oc.doNothing())
+      .execute();
   await rememberColumns(tx, rules, stored);
   return ids;
 }
@@ -231,7 +238,12 @@ export async function patchRow(tx: Conn, rules: ContextRules, rowId: number, cha
     if (isUniqueViolation(error)) throw clashError(rules, error, null);
     throw error;
   }
-  if (rules.is_versioned) await tx.insertInto('pending_changes').values({ context_id: rules.id, row_id: rowId }).onConflict((oc) => oc.doNothing()).execute();
+  if (rules.is_versioned)
+    await tx
+      .insertInto('pending_changes')
+      .values({ context_id: rules.id, row_id: rowId })
+      .onConflict((oc) => oc.doNothing())
+      .execute();
   await rememberColumns(tx, rules, [entries]);
   return true;
 }
@@ -239,14 +251,30 @@ export async function patchRow(tx: Conn, rules: ContextRules, rowId: number, cha
 export async function deleteRow(tx: Conn, rules: ContextRules, rowId: number): Promise<boolean> {
   const result = await tx.deleteFrom('context_rows').where('id', '=', rowId).where('context_id', '=', rules.id).executeTakeFirst();
   if (Number(result.numDeletedRows) === 0) return false;
-  if (rules.is_versioned) await tx.insertInto('pending_changes').values({ context_id: rules.id, row_id: rowId }).onConflict((oc) => oc.doNothing()).execute();
+  if (rules.is_versioned)
+    await tx
+      .insertInto('pending_changes')
+      .values({ context_id: rules.id, row_id: rowId })
+      .onConflict((oc) => oc.doNothing())
+      .execute();
   return true;
 }
 
 export async function listRows(db: Conn, contextId: number, offset: number, limit: number) {
   const [rows, count] = await Promise.all([
-    db.selectFrom('context_rows').select(['id', 'entries', 'created_at', 'updated_at']).where('context_id', '=', contextId).orderBy('id').limit(limit).offset(offset).execute(),
-    db.selectFrom('context_rows').select((eb) => eb.fn.countAll().as('n')).where('context_id', '=', contextId).executeTakeFirstOrThrow(),
+    db
+      .selectFrom('context_rows')
+      .select(['id', 'entries', 'created_at', 'updated_at'])
+      .where('context_id', '=', contextId)
+      .orderBy('id')
+      .limit(limit)
+      .offset(offset)
+      .execute(),
+    db
+      .selectFrom('context_rows')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .where('context_id', '=', contextId)
+      .executeTakeFirstOrThrow(),
   ]);
   return { rows, count: Number(count.n) };
 }

@@ -16,7 +16,8 @@ describe('contexts', () => {
     const t = await makeTestApp();
     const { call } = await setup(t, { name: 'a_b/1' });
     for (const name of ['axb/2', 'a_b/3', 'A_b/4', 'aXb/5']) expect((await call('POST', '/v0/project/demo/contexts', { name })).statusCode).toBe(200);
-    const names = async (prefix: string) => (await call('GET', `/v0/project/demo/contexts?prefix=${encodeURIComponent(prefix)}`)).json().map((c: { name: string }) => c.name);
+    const names = async (prefix: string) =>
+      (await call('GET', `/v0/project/demo/contexts?prefix=${encodeURIComponent(prefix)}`)).json().map((c: { name: string }) => c.name);
     expect(await names('a_b')).toEqual(['a_b/1', 'a_b/3']);
     expect(await names('a%')).toEqual([]);
     expect(await names('')).toHaveLength(5);

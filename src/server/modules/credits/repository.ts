@@ -27,32 +27,19 @@ export async function openAccount(db: Conn, owner: Owner, initialMicros: number,
 /** The account a scope spends from: the organization's for an org scope, else the user's. */
 export async function accountOf(db: Conn, scope: Scope) {
   const q = db.selectFrom('billing_accounts').select(['id', 'credits_micros', 'user_id', 'organization_id']);
-  const row = await (scope.organizationId === null
-    ? q.where('user_id', '=', scope.userId)
-    : q.where('organization_id', '=', scope.organizationId)
-  ).executeTakeFirst();
+  const row = await (scope.organizationId === null ? q.where('user_id', '=', scope.userId) : q.where('organization_id', '=', scope.organizationId)).executeTakeFirst();
   if (!row) throw new Error('Billing account missing for scope');
   return row;
 }
 
-export async function addCredits(
-  db: Conn,
-  accountId: number,
-  deltaMicros: number,
-  reason: string,
-  reference: string | null,
-  now: Date,
-): Promise<void> {
+export async function addCredits(db: Conn, accountId: number, deltaMicros: number, reason: string, reference: string | null, now: Date): Promise<void> {
   await db.transaction().execute(async (tx) => {
     await tx
       .updateTable('billing_accounts')
       .set((eb) => ({ credits_micros: eb('credits_micros', '+', deltaMicros) }))
       .where('id', '=', accountId)
       .execute();
-    await tx
-      .insertInto('credit_ledger')
-      .values({ account_id: accountId, delta_micros: deltaMicros, reason, reference, created_at: now.toISOString() })
-      .execute();
+    await tx.insertInto('credit_ledger').values({ account_id: accountId, delta_micros: deltaMicros, reason, reference, created_at: now.toISOString() }).execute();
   });
 }
 
@@ -76,8 +63,5 @@ export async function chargeCredits(
     .where('credits_micros', '>=', amountMicros)
     .executeTakeFirst();
   if (Number(result.numUpdatedRows) !== 1) throw paymentRequired(insufficientMessage);
-  await tx
-    .insertInto('credit_ledger')
-    .values({ account_id: accountId, delta_micros: -amountMicros, reason, reference, created_at: now.toISOString() })
-    .execute();
+  await tx.insertInto('credit_ledger').values({ account_id: accountId, delta_micros: -amountMicros, reason, reference, created_at: now.toISOString() }).execute();
 }

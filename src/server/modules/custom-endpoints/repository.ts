@@ -46,5 +46,8 @@ export async function deleteCustomEndpoint(db: Conn, scope: Scope, name: string)
 
 /** Deletes the user's personal endpoints; part of account deletion (an organization's stay with it). */
 export async function deletePersonalCustomEndpoints(db: Conn, userId: string): Promise<void> {
-  await db.deleteFrom('custom_endpoints').where('scope_key', '=', scopeKey({ userId, organizationId: null })).execute();
+  await db
+    .deleteFrom('custom_endpoints')
+    .where('scope_key', '=', scopeKey({ userId, organizationId: null }))
+    .execute();
 }

@@ -30,7 +30,11 @@ describe('custom endpoints', () => {
     await t.request('POST', '/v0/custom_endpoint', { key: u.apiKey, json: endpoint });
     const dup = await Promise.all([1, 2].map(() => t.request('POST', '/v0/custom_endpoint', { key: u.apiKey, json: endpoint })));
     expect(dup.map((r) => r.statusCode)).toEqual([409, 409]);
-    for (const [patch, field] of [[{ url: 'ftp://x' }, 'url'], [{ name: 'has space' }, 'name'], [{ model_arg: '' }, 'model_arg']] as const) {
+    for (const [patch, field] of [
+      [{ url: 'ftp://x' }, 'url'],
+      [{ name: 'has space' }, 'name'],
+      [{ model_arg: '' }, 'model_arg'],
+    ] as const) {
       const res = await t.request('POST', '/v0/custom_endpoint', { key: u.apiKey, json: { ...endpoint, ...patch } });
       expect(res.statusCode).toBe(422);
       expect(res.json().detail[0].loc).toEqual(['body', field]);

@@ -55,7 +55,10 @@ export function filesRoutes(app: FastifyInstance): void {
     if (!object) return reply.code(404).send({ detail: 'File not found.' });
     reply.type(object.contentType);
     if (range) {
-      reply.code(206).header('Content-Range', `bytes ${range.start}-${range.end}/${object.size}`).header('Content-Length', range.end - range.start + 1);
+      reply
+        .code(206)
+        .header('Content-Range', `bytes ${range.start}-${range.end}/${object.size}`)
+        .header('Content-Length', range.end - range.start + 1);
     } else {
       reply.header('Content-Length', object.size);
     }

@@ -140,12 +140,7 @@ export async function insertInvite(db: Conn, organizationId: number, email: stri
 }
 
 /** Ends a pending invite (accepted, declined, cancelled): the token dies and the address may be invited again. */
-export async function closeInvite(
-  db: Conn,
-  id: string,
-  status: 'accepted' | 'declined' | 'cancelled',
-  now: Date,
-): Promise<boolean> {
+export async function closeInvite(db: Conn, id: string, status: 'accepted' | 'declined' | 'cancelled', now: Date): Promise<boolean> {
   const res = await db
     .updateTable('invites')
     .set({ status, pending_key: null, updated_at: now.toISOString() })

@@ -95,9 +95,7 @@ describe('12. invite user', () => {
   it('concurrent invites for one e-mail leave one pending invite', async () => {
     const t = await makeTestApp();
     const s = await setup(t);
-    const results = await Promise.all(
-      Array.from({ length: 10 }, () => t.request('POST', s.url, { key: s.org.ownerKey, json: { email: 'same@example.com' } })),
-    );
+    const results = await Promise.all(Array.from({ length: 10 }, () => t.request('POST', s.url, { key: s.org.ownerKey, json: { email: 'same@example.com' } })));
     expect(results.map((r) => r.statusCode)).toEqual(Array(10).fill(201));
     expect(new Set(results.map((r) => r.json().id)).size).toBe(1);
     const rows = await t.db.selectFrom('invites').selectAll().execute();
@@ -121,7 +119,9 @@ describe('12. invite user', () => {
     expect(await t.db.selectFrom('invites').select('id').where('email', '=', 'p50@example.com').execute()).toEqual([]);
     // Another organization is not affected.
     const other = await t.org(s.owner, 'Other');
-    expect((await t.request('POST', `/v0/organizations/${other.organizationId}/invites`, { key: other.ownerKey, json: { email: 'p50@example.com' } })).statusCode).toBe(201);
+    expect((await t.request('POST', `/v0/organizations/${other.organizationId}/invites`, { key: other.ownerKey, json: { email: 'p50@example.com' } })).statusCode).toBe(
+      201,
+    );
     t.clock.advance(3_600_001);
     expect((await t.request('POST', s.url, { key: s.org.ownerKey, json: { email: 'p50@example.com' } })).statusCode).toBe(201);
   });

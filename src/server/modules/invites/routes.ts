@@ -1,14 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { INVITE_DEFAULT_DAYS } from '../../../shared/invites.ts';
-import {
-  acceptInvite,
-  cancelInvite,
-  declineInvite,
-  inviteUser,
-  listInvites,
-  myPendingInvites,
-  showInvite,
-} from '../../../shared/operations/invites.ts';
+import { acceptInvite, cancelInvite, declineInvite, inviteUser, listInvites, myPendingInvites, showInvite } from '../../../shared/operations/invites.ts';
 import { route } from '../../http/route.ts';
 import { listPendingInvites } from './repository.ts';
 import * as service from './service.ts';

@@ -48,12 +48,7 @@ async function checkHourlyQuota(tx: Conn, organizationId: number, now: Date): Pr
  * expiry: the old link stops working), and queues the e-mail in the same transaction (outbox).
  * `beforeCommit` runs last in the transaction with the answer (the route stores its idempotent response there).
  */
-export async function sendInvite(
-  db: Conn,
-  request: InviteRequest,
-  now: Date,
-  beforeCommit?: (tx: Conn, invite: Invite) => Promise<void>,
-): Promise<Invite> {
+export async function sendInvite(db: Conn, request: InviteRequest, now: Date, beforeCommit?: (tx: Conn, invite: Invite) => Promise<void>): Promise<Invite> {
   const { organizationId, email } = request;
   const roleId = resolveAssignableRole(request.role_id, request.role_name);
   const attempt = () =>

@@ -6,13 +6,7 @@ import { generateApiKey } from '../../auth/keys.ts';
  * Adds a member and issues their organization key, in the caller's transaction.
  * Returns the raw key (shown once).
  */
-export async function insertMembership(
-  tx: Conn,
-  organizationId: number,
-  userId: string,
-  roleId: number,
-  now: Date,
-): Promise<{ membershipId: number; apiKey: string }> {
+export async function insertMembership(tx: Conn, organizationId: number, userId: string, roleId: number, now: Date): Promise<{ membershipId: number; apiKey: string }> {
   const at = now.toISOString();
   const { id: membershipId } = await tx
     .insertInto('memberships')
@@ -38,16 +32,11 @@ export async function insertMembership(
 
 /** Inserts the organization row only (service.ts adds its account and owner). */
 export async function insertOrganization(tx: Conn, ownerId: string, name: string, createdAt: string): Promise<number> {
-  const { id } = await tx
-    .insertInto('organizations')
-    .values({ name, owner_id: ownerId, created_at: createdAt })
-    .returning('id')
-    .executeTakeFirstOrThrow();
+  const { id } = await tx.insertInto('organizations').values({ name, owner_id: ownerId, created_at: createdAt }).returning('id').executeTakeFirstOrThrow();
   return id;
 }
 
-const displayName = (first: string | null, last: string | null): string | null =>
-  [first, last].filter((s) => s && s.trim()).join(' ') || null;
+const displayName = (first: string | null, last: string | null): string | null => [first, last].filter((s) => s && s.trim()).join(' ') || null;
 
 /** The spec's Organization member records of one organization, oldest first. */
 export async function listMembers(db: Conn, organizationId: number) {
@@ -113,12 +102,7 @@ export function findMembershipByEmail(db: Conn, organizationId: number, email: s
 }
 
 export async function findMembership(db: Conn, organizationId: number, userId: string) {
-  return db
-    .selectFrom('memberships')
-    .selectAll()
-    .where('organization_id', '=', organizationId)
-    .where('user_id', '=', userId)
-    .executeTakeFirst();
+  return db.selectFrom('memberships').selectAll().where('organization_id', '=', organizationId).where('user_id', '=', userId).executeTakeFirst();
 }
 
 export async function setMemberRole(db: Conn, membershipId: number, roleId: number): Promise<void> {

@@ -31,9 +31,7 @@ describe('organizations', () => {
     const info = await t.request('GET', '/v0/user/basic-info', { key: body.api_key });
     expect(info.json().key).toMatchObject({ kind: 'organization', organization_id: body.id, role_name: 'Owner' });
     const list = await t.request('GET', '/v0/organizations', { key: u.apiKey });
-    expect(list.json().organizations).toEqual([
-      expect.objectContaining({ id: body.id, name: 'Acme', role_id: 1, role_name: 'Owner', member_count: 1 }),
-    ]);
+    expect(list.json().organizations).toEqual([expect.objectContaining({ id: body.id, name: 'Acme', role_id: 1, role_name: 'Owner', member_count: 1 })]);
     const bad = await t.request('POST', '/v0/organizations', { key: u.apiKey, json: { name: ' ' } });
     expect(bad.statusCode).toBe(422);
     expect(bad.json().detail[0].loc).toEqual(['body', 'name']);

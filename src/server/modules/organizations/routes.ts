@@ -35,9 +35,7 @@ export function organizationsRoutes(app: FastifyInstance): void {
     organizations: await organizations.listOrganizationsOf(deps.db, principal.userId),
   }));
 
-  route(app, listMembers, ({ principal, deps }) =>
-    principal.organizationId === null ? [] : organizations.listMembers(deps.db, principal.organizationId),
-  );
+  route(app, listMembers, ({ principal, deps }) => (principal.organizationId === null ? [] : organizations.listMembers(deps.db, principal.organizationId)));
 
   route(app, listOrganizationMembers, ({ organization, deps }) => organizations.listMembers(deps.db, organization!.id));
 
@@ -45,9 +43,7 @@ export function organizationsRoutes(app: FastifyInstance): void {
     service.addMember(deps.db, organization!.id, body, deps.now(), (tx, added) => idempotency.record(tx, added)),
   );
 
-  route(app, changeMemberRole, ({ organization, params, body, deps }) =>
-    service.changeMemberRole(deps.db, organization!.id, params.user_id, body),
-  );
+  route(app, changeMemberRole, ({ organization, params, body, deps }) => service.changeMemberRole(deps.db, organization!.id, params.user_id, body));
 
   route(app, removeMember, async ({ organization, params, deps }) => {
     await service.removeMember(deps.db, organization!.id, params.user_id, deps.now());

@@ -5,24 +5,13 @@ import { isUniqueViolation } from '../../db/unique-violation.ts';
 import { badRequestError, conflictError, invalidField, notFoundError } from '../../domain-errors.ts';
 import { openAccount } from '../credits/repository.ts';
 import { findUser } from '../users/repository.ts';
-import {
-  findMembership,
-  insertMembership,
-  insertOrganization,
-  listMembers,
-  removeMembership,
-  setMemberRole,
-} from './repository.ts';
+import { findMembership, insertMembership, insertOrganization, listMembers, removeMembership, setMemberRole } from './repository.ts';
 
 const OWNER_VIA_ROLE = 'Cannot assign Owner role via invite. Use ownership transfer instead.';
 const ALREADY_MEMBER = 'User is already a member of this organization.';
 
 /** Resolves role_id / role_name (role_id wins) to a system role; unknown → invalid field; Owner → bad request. */
-export function resolveAssignableRole(
-  roleId: number | undefined,
-  roleName: string | undefined,
-  ownerMessage = OWNER_VIA_ROLE,
-): number {
+export function resolveAssignableRole(roleId: number | undefined, roleName: string | undefined, ownerMessage = OWNER_VIA_ROLE): number {
   let id: number = ROLE_IDS.Member;
   if (roleId !== undefined) {
     if (!roleById(roleId)) throw invalidField(['body', 'role_id'], `Unknown role ${roleId}. Roles are 1 Owner, 2 Admin, 3 Member, 4 Viewer.`);
@@ -40,12 +29,7 @@ export function resolveAssignableRole(
  * Creates an organization owned by `ownerId` with its billing account and the owner's organization
  * key, in one transaction (the API, the CLI and tests all create organizations here).
  */
-export async function createOrganization(
-  db: Conn,
-  ownerId: string,
-  name: string,
-  now: Date,
-): Promise<{ organizationId: number; apiKey: string; createdAt: string }> {
+export async function createOrganization(db: Conn, ownerId: string, name: string, now: Date): Promise<{ organizationId: number; apiKey: string; createdAt: string }> {
   return db.transaction().execute(async (tx) => {
     const createdAt = now.toISOString();
     const organizationId = await insertOrganization(tx, ownerId, name, createdAt);
@@ -92,12 +76,7 @@ async function nonOwnerMember(db: Conn, organizationId: number, userId: string, 
 }
 
 /** Gives a member another role (never Owner, never the owner's); returns the member as listed. */
-export async function changeMemberRole(
-  db: Conn,
-  organizationId: number,
-  userId: string,
-  input: { role_id?: number; role_name?: string },
-): Promise<Member> {
+export async function changeMemberRole(db: Conn, organizationId: number, userId: string, input: { role_id?: number; role_name?: string }): Promise<Member> {
   const roleId = resolveAssignableRole(input.role_id, input.role_name, 'Cannot assign Owner role. Use ownership transfer instead.');
   const membership = await nonOwnerMember(db, organizationId, userId, 'The owner’s role cannot be changed.');
   await setMemberRole(db, membership.id, roleId);

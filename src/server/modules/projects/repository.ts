@@ -17,7 +17,11 @@ export interface NewProject {
 export async function createProject(db: Conn, scope: Scope, input: NewProject, now: Date): Promise<{ id: number } | null> {
   let order = input.order ?? null;
   if (order === null) {
-    const last = await db.selectFrom('projects').select((eb) => eb.fn.max('sort_order').as('max')).where(inScope(scope)).executeTakeFirst();
+    const last = await db
+      .selectFrom('projects')
+      .select((eb) => eb.fn.max('sort_order').as('max'))
+      .where(inScope(scope))
+      .executeTakeFirst();
     order = last?.max === null || last?.max === undefined ? 0 : Number(last.max) + 1;
   }
   const row = await db
@@ -54,5 +58,8 @@ export async function deleteProject(db: Conn, projectId: number): Promise<void> 
 
 /** Deletes the user's personal projects (with their contexts, rows and dashboards); part of account deletion. */
 export async function deletePersonalProjects(db: Conn, userId: string): Promise<void> {
-  await db.deleteFrom('projects').where('scope_key', '=', scopeKey({ userId, organizationId: null })).execute();
+  await db
+    .deleteFrom('projects')
+    .where('scope_key', '=', scopeKey({ userId, organizationId: null }))
+    .execute();
 }

@@ -139,13 +139,7 @@ export function findTileByName(db: Conn, tabId: string, name: string) {
 
 /** A project's interfaces with their tabs (in order) and tiles: the dashboard's one call. */
 export async function listInterfaces(db: Conn, projectId: number) {
-  const interfaces = await db
-    .selectFrom('interfaces')
-    .selectAll()
-    .where('project_id', '=', projectId)
-    .orderBy('created_at')
-    .orderBy('name')
-    .execute();
+  const interfaces = await db.selectFrom('interfaces').selectAll().where('project_id', '=', projectId).orderBy('created_at').orderBy('name').execute();
   if (interfaces.length === 0) return [];
   const ids = interfaces.map((i) => i.id);
   const tabs = await db.selectFrom('tabs').selectAll().where('interface_id', 'in', ids).orderBy('sort_order').orderBy('created_at').execute();

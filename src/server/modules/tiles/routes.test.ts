@@ -18,7 +18,12 @@ async function setup(t: TestApp, u?: TestUser, project = 'demo', key?: string) {
   await ok(
     await t.request('POST', `/v0/project/${project}/contexts/Tasks/logs`, {
       key: k,
-      json: { entries: [{ title: 'Write', status: 'open', priority: 1 }, { title: 'Ship', status: 'done', priority: 2 }] },
+      json: {
+        entries: [
+          { title: 'Write', status: 'open', priority: 1 },
+          { title: 'Ship', status: 'done', priority: 2 },
+        ],
+      },
     }),
   );
   const iface = (await ok(await t.request('POST', `/v0/project/${project}/interfaces`, { key: k, json: { name: 'Main' } }), 201)).info;
@@ -66,7 +71,10 @@ describe('interfaces, tabs and tiles', () => {
     const body = await ok(await t.request('GET', '/v0/project/demo/interfaces', { key: s.key }));
     expect(body.info).toHaveLength(1);
     expect(body.info[0]).toMatchObject({ id: s.iface.id, project: 'demo', name: 'Main' });
-    expect(body.info[0].tabs.map((x: any) => [x.name, x.order])).toEqual([['Overview', 0], ['Second', 1]]);
+    expect(body.info[0].tabs.map((x: any) => [x.name, x.order])).toEqual([
+      ['Overview', 0],
+      ['Second', 1],
+    ]);
     expect(body.info[0].tabs[0].tiles).toEqual([
       expect.objectContaining({
         id: s.tile.id,
@@ -308,7 +316,10 @@ describe('POST /v0/tile/import_template', () => {
   it('what sanitizing cannot fix (a context the project lacks) is still 422', async () => {
     const t = await makeTestApp();
     const s = await setup(t);
-    const res = await t.request('POST', '/v0/tile/import_template', { key: s.key, json: { project: 'demo', tab_id: s.tab.id, template: template({ context: 'Ghost' }) } });
+    const res = await t.request('POST', '/v0/tile/import_template', {
+      key: s.key,
+      json: { project: 'demo', tab_id: s.tab.id, template: template({ context: 'Ghost' }) },
+    });
     expect(res.statusCode).toBe(422);
     expect(res.json().validation_result.issues[0]).toMatchObject({ component: 'context', level: 'error' });
   });
@@ -383,7 +394,8 @@ describe('POST /v0/tile/import_template', () => {
     expect(project.json()).toEqual({ detail: 'Project not found.' });
     expect((await t.request('POST', '/v0/tile/import_template', { key: s.key, json: { project: 'demo', tab_id: 'nope', template: template() } })).statusCode).toBe(404);
     expect(
-      (await t.request('POST', '/v0/tile/import_template', { key: s.key, json: { project: 'demo', interface_id: 'nope', tab_name: 'x', template: template() } })).statusCode,
+      (await t.request('POST', '/v0/tile/import_template', { key: s.key, json: { project: 'demo', interface_id: 'nope', tab_name: 'x', template: template() } }))
+        .statusCode,
     ).toBe(404);
   });
 
@@ -399,15 +411,20 @@ describe('POST /v0/tile/import_template', () => {
     const t = await makeTestApp();
     const s = await setup(t);
     const before = await t.db.selectFrom('tiles').select('id').execute();
-    const send = (tpl: unknown) =>
-      t.request('POST', '/v0/tile/import_template', { key: s.key, json: { project: 'demo', tab_id: s.tab.id, template: tpl } });
+    const send = (tpl: unknown) => t.request('POST', '/v0/tile/import_template', { key: s.key, json: { project: 'demo', tab_id: s.tab.id, template: tpl } });
     const noName = await send({ position: { x: 0, y: 0, width: 1, height: 1 } });
     expect(noName.statusCode).toBe(422);
     expect(noName.json().detail).toEqual([{ type: 'missing', loc: ['body', 'template', 'name'], msg: 'Field required' }]);
     const strPos = await send({ name: 'x', position: '0,0,1,1' });
     expect(strPos.statusCode).toBe(422);
     expect(strPos.json().detail[0].loc).toEqual(['body', 'template', 'position']);
-    const junk = '{"project":"demo","tab_id":"' + s.tab.id + '","template":{"name":"x","position":{"x":0,"y":0,"width":1,"height":1},"junk":' + '['.repeat(500_000) + ']'.repeat(500_000) + '}}';
+    const junk =
+      '{"project":"demo","tab_id":"' +
+      s.tab.id +
+      '","template":{"name":"x","position":{"x":0,"y":0,"width":1,"height":1},"junk":' +
+      '['.repeat(500_000) +
+      ']'.repeat(500_000) +
+      '}}';
     const deep = await t.request('POST', '/v0/tile/import_template', { key: s.key, payload: junk, headers: { 'content-type': 'application/json' } });
     expect(deep.statusCode).toBe(422);
     expect(JSON.stringify(deep.json())).toMatch(/nested too deeply|json_invalid/);
@@ -433,7 +450,13 @@ describe('POST /v0/tile/import_template', () => {
     );
     expect(imported.validation_result).toEqual({ valid: true, issues: [] });
     const tile = (await tilesOf(t, b.key, 'theirs')).find((x: any) => x.id === imported.created_ids.tile_id);
-    expect(tile).toMatchObject({ name: 'Open tasks', tab: 'From A', created_by: b.user.userId, table_tile: exported.template.table_tile, position: exported.template.position });
+    expect(tile).toMatchObject({
+      name: 'Open tasks',
+      tab: 'From A',
+      created_by: b.user.userId,
+      table_tile: exported.template.table_tile,
+      position: exported.template.position,
+    });
     // And B cannot import into A's project.
     const foreign = await t.request('POST', '/v0/tile/import_template', { key: b.key, json: { project: 'demo', tab_id: a.tab.id, template: exported.template } });
     expect(foreign.statusCode).toBe(404);

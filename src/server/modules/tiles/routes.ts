@@ -21,9 +21,7 @@ import './starter.ts';
 export function tilesRoutes(app: FastifyInstance): void {
   route(app, exportTileTemplate, ({ principal, deps, body }) => exportTemplate(deps, principal, body));
 
-  route(app, importTileTemplate, ({ principal, deps, body, idempotency }) =>
-    importTemplate(deps, principal, body, (tx, response) => idempotency.record(tx, response)),
-  );
+  route(app, importTileTemplate, ({ principal, deps, body, idempotency }) => importTemplate(deps, principal, body, (tx, response) => idempotency.record(tx, response)));
 
   route(app, listInterfaces, async ({ principal, deps, params }) => ({
     info: await dashboards.interfacesOf(deps.db, scopeOf(principal), params.project_name),

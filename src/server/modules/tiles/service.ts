@@ -122,10 +122,13 @@ export async function createTile(db: Conn, scope: Scope, tabId: string, body: Pa
     plot_tile: type === 'Plot' && body.plot_tile ? body.plot_tile : null,
   };
   await checkContent(db, tab.project_id, tab.project_name, content);
-  const row = await unlessTaken(async () => {
-    if (await findTileByName(db, tab.id, content.name)) throw tileClash(content.name);
-    return insertTile(db, tab.id, content, createdBy, now);
-  }, () => tileClash(content.name));
+  const row = await unlessTaken(
+    async () => {
+      if (await findTileByName(db, tab.id, content.name)) throw tileClash(content.name);
+      return insertTile(db, tab.id, content, createdBy, now);
+    },
+    () => tileClash(content.name),
+  );
   return toTile(row);
 }
 

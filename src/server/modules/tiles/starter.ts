@@ -22,7 +22,13 @@ export async function createStarterProject(tx: Conn, userId: string, now: Date):
   const description = 'An example project: open Dashboards to see its tile, export it, import it elsewhere.';
   const project = await createProject(tx, { userId, organizationId: null }, { name: STARTER.project, description }, now);
   if (!project) throw new Error(`Project ${STARTER.project} already exists for user ${userId}`);
-  await createContextWithRows(tx, project.id, STARTER.context, STARTER.rows.map((r) => ({ ...r })), now);
+  await createContextWithRows(
+    tx,
+    project.id,
+    STARTER.context,
+    STARTER.rows.map((r) => ({ ...r })),
+    now,
+  );
   const iface = await insertInterface(tx, project.id, STARTER.interface, now);
   const tab = await insertTab(tx, iface.id, STARTER.tab, now);
   await insertTile(

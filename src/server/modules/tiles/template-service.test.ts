@@ -92,13 +92,17 @@ describe('validateTemplate (against the target project)', () => {
     expect(result.issues.every((i) => i.suggested_fix)).toBe(true);
     const missing = parsed(table({ context: 'Ghost' }));
     const m = validateTemplate(missing.template, [], target);
-    expect(m.issues).toEqual([
-      expect.objectContaining({ level: 'error', component: 'context', message: "Context 'Ghost' does not exist in project 'demo'." }),
-    ]);
+    expect(m.issues).toEqual([expect.objectContaining({ level: 'error', component: 'context', message: "Context 'Ghost' does not exist in project 'demo'." })]);
   });
 
   it('checks plot axes against the context columns', () => {
-    const r = parsed({ name: 'p', type: 'Plot', context: 'Metrics', position: { x: 0, y: 0, width: 4, height: 3 }, plot_tile: { plot_type: 'pie', x_axis: 'day', y_axis: 'cost' } });
+    const r = parsed({
+      name: 'p',
+      type: 'Plot',
+      context: 'Metrics',
+      position: { x: 0, y: 0, width: 4, height: 3 },
+      plot_tile: { plot_type: 'pie', x_axis: 'day', y_axis: 'cost' },
+    });
     const result = validateTemplate(r.template, [], target);
     expect(result.issues.map((i) => i.component)).toEqual(['plot_tile.plot_type', 'plot_tile.y_axis']);
   });
@@ -106,9 +110,7 @@ describe('validateTemplate (against the target project)', () => {
 
 describe('sanitizeTemplate', () => {
   it('fixes what it can with one warning per fix and leaves a valid template', () => {
-    const r = parsed(
-      table({ extra: 1, position: { x: 11, y: 0, width: 3, height: 2 }, table_tile: { column_order: ['title', 'nope', 'status', 'title', 'gone'] } }),
-    );
+    const r = parsed(table({ extra: 1, position: { x: 11, y: 0, width: 3, height: 2 }, table_tile: { column_order: ['title', 'nope', 'status', 'title', 'gone'] } }));
     const { template, warnings, remaining } = sanitizeTemplate(r.template, r.unknownKeys, target);
     expect(template.table_tile!.column_order).toEqual(['title', 'status']);
     expect(template.position).toEqual({ x: 9, y: 0, width: 3, height: 2 });

@@ -134,9 +134,7 @@ function findingsOf(t: ParsedTemplate, unknownKeys: readonly string[], target: T
           level: 'error',
           component: 'table_tile',
           message: 'A Table tile needs table_tile with its column_order.',
-          suggested_fix: columns
-            ? `Add table_tile with column_order ${JSON.stringify(columns)}.`
-            : 'Add table_tile with table_type and column_order.',
+          suggested_fix: columns ? `Add table_tile with column_order ${JSON.stringify(columns)}.` : 'Add table_tile with table_type and column_order.',
         },
         fix: columns
           ? (tpl) => {

@@ -69,25 +69,14 @@ async function insertPersonalKey(tx: Conn, userId: string, at: string): Promise<
 export async function rotatePersonalKey(db: Conn, userId: string, now: Date): Promise<string> {
   return db.transaction().execute(async (tx) => {
     const at = now.toISOString();
-    await tx
-      .updateTable('api_keys')
-      .set({ revoked_at: at })
-      .where('user_id', '=', userId)
-      .where('kind', '=', 'personal')
-      .where('revoked_at', 'is', null)
-      .execute();
+    await tx.updateTable('api_keys').set({ revoked_at: at }).where('user_id', '=', userId).where('kind', '=', 'personal').where('revoked_at', 'is', null).execute();
     return insertPersonalKey(tx, userId, at);
   });
 }
 
 /** The dashboard asks this on every page: the user and their personal balance in one query (prepared once). */
 const userWithBalanceQuery = (db: Conn) =>
-  db
-    .selectFrom('users as u')
-    .leftJoin('billing_accounts as b', 'b.user_id', 'u.id')
-    .selectAll('u')
-    .select('b.credits_micros')
-    .where('u.id', '=', '?');
+  db.selectFrom('users as u').leftJoin('billing_accounts as b', 'b.user_id', 'u.id').selectAll('u').select('b.credits_micros').where('u.id', '=', '?');
 
 export async function findUserWithBalance(db: Conn, userId: string) {
   const [user] = await runPrepared(db, 'basic-info', userWithBalanceQuery, [userId]);

@@ -25,10 +25,12 @@ export function voiceName(a: Pick<Assistant, 'voice_id'>, voices: Voice[] | unde
 }
 
 export function initials(a: Pick<Assistant, 'first_name' | 'surname'>): string {
-  return [a.first_name, a.surname]
-    .filter(Boolean)
-    .map((s) => s!.trim().slice(0, 1).toUpperCase())
-    .join('') || '?';
+  return (
+    [a.first_name, a.surname]
+      .filter(Boolean)
+      .map((s) => s!.trim().slice(0, 1).toUpperCase())
+      .join('') || '?'
+  );
 }
 
 /** Every typed word must appear somewhere in the assistant's name, about, e-mail, time zone or voice. */

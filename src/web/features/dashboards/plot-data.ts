@@ -19,4 +19,3 @@ export function pointsOf(rows: Pick<Log, 'entries'>[], xAxis: string, yAxis: str
   if (numericX) points.sort((a, b) => a.x - b.x);
   return { points, numericX };
 }
-

@@ -15,7 +15,10 @@ describe('checkTemplateText (the import dialog checks before sending)', () => {
   it('names what is wrong, field by field, and says when it is not JSON at all', () => {
     expect(checkTemplateText('')).toEqual({ template: null, problems: [] });
     expect(checkTemplateText('{nope').problems[0]).toMatch(/^This is not valid JSON/);
-    expect(checkTemplateText('{"position":"top"}').problems).toEqual(['name: Field required', 'position: Position must be an object with numeric x, y, width and height.']);
+    expect(checkTemplateText('{"position":"top"}').problems).toEqual([
+      'name: Field required',
+      'position: Position must be an object with numeric x, y, width and height.',
+    ]);
   });
 });
 

@@ -2,7 +2,11 @@ import { parseTemplate } from '../../../shared/tiles.ts';
 
 /** `<name>.tile.json`, with characters that file systems dislike replaced. */
 export function templateFileName(name: string): string {
-  const safe = name.trim().replace(/[\\/:*?"<>|\u0000-\u001f]+/g, '_').slice(0, 120) || 'tile';
+  const safe =
+    name
+      .trim()
+      .replace(/[\\/:*?"<>|\u0000-\u001f]+/g, '_')
+      .slice(0, 120) || 'tile';
   return `${safe}.tile.json`;
 }
 
@@ -23,4 +27,3 @@ export function checkTemplateText(text: string) {
   if (!parsed.ok) return { template: null, problems: parsed.issues.map((i) => (i.loc.length ? `${i.loc.join('.')}: ${i.msg}` : i.msg)) };
   return { template: raw as Record<string, unknown>, parsed: parsed.template, problems: [] as string[] };
 }
-

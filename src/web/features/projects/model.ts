@@ -4,8 +4,7 @@ import type { Commit, Context, Log } from '../../../shared/projects.ts';
 
 /** One visible line of the context tree: a folder (a `/` group) or a context. */
 export type TreeLine =
-  | { kind: 'folder'; path: string; label: string; depth: number; count: number; open: boolean }
-  | { kind: 'context'; context: Context; label: string; depth: number };
+  { kind: 'folder'; path: string; label: string; depth: number; count: number; open: boolean } | { kind: 'context'; context: Context; label: string; depth: number };
 
 interface Folder {
   folders: Map<string, Folder>;

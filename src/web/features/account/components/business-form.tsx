@@ -125,7 +125,11 @@ export function BusinessForm({
                 ]}
                 w="fit-content"
               />
-              {msg(errors.account_type) && <Text c="var(--mantine-color-error)" size="sm">{msg(errors.account_type)}</Text>}
+              {msg(errors.account_type) && (
+                <Text c="var(--mantine-color-error)" size="sm">
+                  {msg(errors.account_type)}
+                </Text>
+              )}
             </Stack>
           )}
         />
@@ -134,7 +138,13 @@ export function BusinessForm({
             {typeof msg(errors.business_info) === 'string' && <Alert color="red">{msg(errors.business_info)}</Alert>}
             <SimpleGrid cols={{ base: 1, sm: 2 }}>
               <TextInput label="Business name" required error={msg(biz.business_name)} {...form.register('business_info.business_name')} />
-              <TextInput label="Business type" description="e.g. LLC, GmbH, sole proprietorship" required error={msg(biz.business_type)} {...form.register('business_info.business_type')} />
+              <TextInput
+                label="Business type"
+                description="e.g. LLC, GmbH, sole proprietorship"
+                required
+                error={msg(biz.business_type)}
+                {...form.register('business_info.business_type')}
+              />
               <TextInput label="Tax ID" error={msg(biz.tax_id)} {...form.register('business_info.tax_id')} />
               <Controller
                 control={form.control}
@@ -149,7 +159,14 @@ export function BusinessForm({
                 control={form.control}
                 name="business_info.business_address.country"
                 render={({ field }) => (
-                  <CountrySelect label="Country" required value={field.value || null} onChange={(v) => field.onChange(v ?? '')} onBlur={field.onBlur} error={msg(addr.country)} />
+                  <CountrySelect
+                    label="Country"
+                    required
+                    value={field.value || null}
+                    onChange={(v) => field.onChange(v ?? '')}
+                    onBlur={field.onBlur}
+                    error={msg(addr.country)}
+                  />
                 )}
               />
               <TextInput label="Postal code" error={msg(addr.postal_code)} {...form.register('business_info.business_address.postal_code')} />

@@ -59,8 +59,7 @@ export function DangerZone({ email }: { email: string | null }) {
         >
           <Stack gap="sm">
             <Text size="sm">
-              This permanently deletes your account, your personal assistants, projects, files and keys. Type your e-mail address{' '}
-              <strong>{email}</strong> to confirm.
+              This permanently deletes your account, your personal assistants, projects, files and keys. Type your e-mail address <strong>{email}</strong> to confirm.
             </Text>
             <TextInput label="Your e-mail address" value={typed} onChange={(e) => setTyped(e.currentTarget.value)} autoComplete="off" data-autofocus />
             {remove.isError && (

@@ -12,7 +12,6 @@ import { missingPermission, useMe } from '../../../lib/use-me.ts';
 import { customEndpointQueries } from '../../../data/custom-endpoints.ts';
 import { useCreateCustomEndpoint, useDeleteCustomEndpoint } from '../api.ts';
 
-
 function AddEndpointModal({ opened, onClose }: { opened: boolean; onClose: () => void }) {
   const create = useCreateCustomEndpoint();
   const form = useZodForm(CustomEndpointInput, { defaultValues: { name: '', url: '', model_arg: '', key_name: '' } });
@@ -33,10 +32,35 @@ function AddEndpointModal({ opened, onClose }: { opened: boolean; onClose: () =>
     <Modal opened={opened} onClose={close} title="Add a custom endpoint" centered closeButtonProps={{ 'aria-label': 'Close' }}>
       <form onSubmit={submit} noValidate>
         <Stack gap="sm">
-          <TextInput label="Name" description="How you refer to it, e.g. my-model@custom" required error={errors.name?.message} data-autofocus {...form.register('name')} />
-          <TextInput label="URL" description="OpenAI-compatible base URL (http or https)" placeholder="https://llm.example.com/v1" required error={errors.url?.message} {...form.register('url')} />
-          <TextInput label="Model argument" description="The model name sent to the endpoint" required error={errors.model_arg?.message} {...form.register('model_arg')} />
-          <TextInput label="Key name" description="Name of the secret holding the endpoint's API key (optional)" error={errors.key_name?.message} {...form.register('key_name')} />
+          <TextInput
+            label="Name"
+            description="How you refer to it, e.g. my-model@custom"
+            required
+            error={errors.name?.message}
+            data-autofocus
+            {...form.register('name')}
+          />
+          <TextInput
+            label="URL"
+            description="OpenAI-compatible base URL (http or https)"
+            placeholder="https://llm.example.com/v1"
+            required
+            error={errors.url?.message}
+            {...form.register('url')}
+          />
+          <TextInput
+            label="Model argument"
+            description="The model name sent to the endpoint"
+            required
+            error={errors.model_arg?.message}
+            {...form.register('model_arg')}
+          />
+          <TextInput
+            label="Key name"
+            description="Name of the secret holding the endpoint's API key (optional)"
+            error={errors.key_name?.message}
+            {...form.register('key_name')}
+          />
           {errors.root?.server && (
             <Alert color="red" role="alert">
               {errors.root.server.message}
@@ -136,7 +160,11 @@ export function CustomEndpointsPage() {
 
   return (
     <>
-      <PageHeader title="Custom endpoints" description="OpenAI-compatible model endpoints registered in this workspace." actions={endpoints.data?.length ? addButton : undefined} />
+      <PageHeader
+        title="Custom endpoints"
+        description="OpenAI-compatible model endpoints registered in this workspace."
+        actions={endpoints.data?.length ? addButton : undefined}
+      />
       {content}
       <AddEndpointModal opened={opened} onClose={close} />
     </>

@@ -75,7 +75,14 @@ export function PhotoUploader({
   return (
     <Stack gap="sm">
       <Group gap="md" align="center">
-        <Avatar src={currentUrl ?? null} alt={currentUrl ? `Photo of ${name || 'the new assistant'}` : undefined} size={72} radius="xl" color="blue" name={name || undefined} />
+        <Avatar
+          src={currentUrl ?? null}
+          alt={currentUrl ? `Photo of ${name || 'the new assistant'}` : undefined}
+          size={72}
+          radius="xl"
+          color="blue"
+          name={name || undefined}
+        />
         <Text size="sm" c="dimmed">
           {currentUrl ? 'Current photo.' : 'No photo yet.'} {PHOTO_RULE.kinds}, at most {formatBytes(PHOTO_RULE.maxBytes)}; cropped to a square.
         </Text>
@@ -102,7 +109,9 @@ export function PhotoUploader({
           </Group>
         </Dropzone>
       )}
-      {step.kind === 'crop' && <SquareCropper src={step.src} sourceType={step.type} fileName={step.name} onCropped={(file) => void upload(file)} onCancel={() => setStep({ kind: 'pick' })} />}
+      {step.kind === 'crop' && (
+        <SquareCropper src={step.src} sourceType={step.type} fileName={step.name} onCropped={(file) => void upload(file)} onCancel={() => setStep({ kind: 'pick' })} />
+      )}
       {step.kind === 'uploading' && <UploadProgress label="Uploading photo" fraction={step.fraction} onCancel={() => abort.current?.abort()} />}
       {error && (
         <Alert color="red" role="alert" title="Photo not accepted">

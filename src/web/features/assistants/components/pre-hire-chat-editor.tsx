@@ -49,7 +49,13 @@ export function PreHireChatEditor<T extends ChatValues, P>({ control, errors }: 
                     </ActionIcon>
                   </Tooltip>
                   <Tooltip label="Move down" withArrow>
-                    <ActionIcon variant="subtle" color="gray" aria-label={`Move message ${index + 1} down`} disabled={index === fields.length - 1} onClick={() => move(index, index + 1)}>
+                    <ActionIcon
+                      variant="subtle"
+                      color="gray"
+                      aria-label={`Move message ${index + 1} down`}
+                      disabled={index === fields.length - 1}
+                      onClick={() => move(index, index + 1)}
+                    >
                       <IconArrowDown size={16} aria-hidden />
                     </ActionIcon>
                   </Tooltip>

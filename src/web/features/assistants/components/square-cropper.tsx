@@ -165,28 +165,25 @@ export function SquareCropper({
           onLoad={onLoad}
           onError={() => setError('This image could not be read. Choose another file.')}
           draggable={false}
-          style={{ position: 'absolute', left: offset.x, top: offset.y, width, height, maxWidth: 'none', visibility: natural ? 'visible' : 'hidden', pointerEvents: 'none' }}
+          style={{
+            position: 'absolute',
+            left: offset.x,
+            top: offset.y,
+            width,
+            height,
+            maxWidth: 'none',
+            visibility: natural ? 'visible' : 'hidden',
+            pointerEvents: 'none',
+          }}
         />
         {/* The round guide shows how the avatar will look. */}
-        <Box
-          aria-hidden
-          style={{ position: 'absolute', inset: 0, borderRadius: '50%', boxShadow: '0 0 0 999px rgba(0,0,0,0.35)', pointerEvents: 'none' }}
-        />
+        <Box aria-hidden style={{ position: 'absolute', inset: 0, borderRadius: '50%', boxShadow: '0 0 0 999px rgba(0,0,0,0.35)', pointerEvents: 'none' }} />
       </Box>
       <Box w={VIEW}>
         <Text size="sm" mb={6} aria-hidden>
           Zoom {zoom.toFixed(1)}×
         </Text>
-        <Slider
-          min={1}
-          max={4}
-          step={0.05}
-          value={zoom}
-          onChange={changeZoom}
-          thumbLabel="Zoom"
-          label={null}
-          disabled={!natural}
-        />
+        <Slider min={1} max={4} step={0.05} value={zoom} onChange={changeZoom} thumbLabel="Zoom" label={null} disabled={!natural} />
       </Box>
       {error && (
         <Text c="red" size="sm" role="alert">

@@ -42,7 +42,11 @@ const subscribe = (l: () => void) => {
 
 /** Play/pause a voice sample; without a sample the button says so and is disabled. */
 export function VoicePlayButton({ url, name, onError }: { url: string | null; name: string; onError?: (message: string) => void }) {
-  const current = useSyncExternalStore(subscribe, () => playing, () => playing);
+  const current = useSyncExternalStore(
+    subscribe,
+    () => playing,
+    () => playing,
+  );
   const isPlaying = !!url && current === url;
   // Leaving the page stops the sound.
   useEffect(

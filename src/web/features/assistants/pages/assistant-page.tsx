@@ -181,7 +181,15 @@ function ConfigForm({ assistant, canWrite }: { assistant: Assistant; canWrite: b
                 control={control}
                 name="timezone"
                 render={({ field }) => (
-                  <TimezoneSelect label="Time zone" description="IANA name; its working hours follow it." value={field.value} onChange={field.onChange} onBlur={field.onBlur} clearable error={msg('timezone')} />
+                  <TimezoneSelect
+                    label="Time zone"
+                    description="IANA name; its working hours follow it."
+                    value={field.value}
+                    onChange={field.onChange}
+                    onBlur={field.onBlur}
+                    clearable
+                    error={msg('timezone')}
+                  />
                 )}
               />
             </SimpleGrid>
@@ -250,9 +258,19 @@ function ConfigForm({ assistant, canWrite }: { assistant: Assistant; canWrite: b
               <TextInput label="Profile video URL" type="url" placeholder="https://…" {...text('profile_video')} />
             </SimpleGrid>
             <Stack gap="sm">
-              <SwitchField control={control} name="user_desktop_filesys_sync" label="Sync files with your desktop" description="Keep its file system in sync with the assigned desktop." />
+              <SwitchField
+                control={control}
+                name="user_desktop_filesys_sync"
+                label="Sync files with your desktop"
+                description="Keep its file system in sync with the assigned desktop."
+              />
               <SwitchField control={control} name="is_local" label="Run locally" description="Its runtime runs on your machine instead of the cluster." />
-              <SwitchField control={control} name="create_infra" label="Provision missing infrastructure when saving" description="Allocates an e-mail address and phone number if it has none." />
+              <SwitchField
+                control={control}
+                name="create_infra"
+                label="Provision missing infrastructure when saving"
+                description="Allocates an e-mail address and phone number if it has none."
+              />
             </Stack>
           </FormSection>
 
@@ -363,11 +381,7 @@ export function AssistantPage() {
         {remove.isError && <ErrorAlert error={remove.error} title="Not deleted" />}
         <FormSection id="photo" title="Photo" description="A new photo replaces the current one as soon as it is uploaded.">
           {canWrite ? (
-            <PhotoUploader
-              assistantId={Number(a.agent_id)}
-              currentUrl={a.profile_photo}
-              name={name}
-            />
+            <PhotoUploader assistantId={Number(a.agent_id)} currentUrl={a.profile_photo} name={name} />
           ) : (
             <Text size="sm">Your role cannot change the photo.</Text>
           )}
@@ -402,7 +416,14 @@ export function AssistantPage() {
                 {cannotDelete ?? 'It stops working and its configuration is removed. This cannot be undone.'}
               </Text>
             </div>
-            <Button color="red" variant="light" leftSection={<IconTrash size={16} aria-hidden />} onClick={askDelete} disabled={!!cannotDelete} loading={remove.isPending}>
+            <Button
+              color="red"
+              variant="light"
+              leftSection={<IconTrash size={16} aria-hidden />}
+              onClick={askDelete}
+              disabled={!!cannotDelete}
+              loading={remove.isPending}
+            >
               Delete assistant
             </Button>
           </Group>

@@ -83,9 +83,7 @@ export function AssistantsPage() {
       />
     );
   else {
-    const rows = assistants.data
-      .map((a) => ({ a, voice: voiceName(a, voices.data) }))
-      .filter(({ a, voice }) => matchesSearch(a, search, voice));
+    const rows = assistants.data.map((a) => ({ a, voice: voiceName(a, voices.data) })).filter(({ a, voice }) => matchesSearch(a, search, voice));
     content = (
       <Stack gap="md">
         <TextInput
@@ -102,7 +100,9 @@ export function AssistantsPage() {
           <Table.ScrollContainer minWidth={860}>
             <Table striped highlightOnHover verticalSpacing="sm">
               <Table.Caption>
-                {rows.length === assistants.data.length ? `${rows.length} assistant${rows.length === 1 ? '' : 's'}` : `${rows.length} of ${assistants.data.length} assistants`}
+                {rows.length === assistants.data.length
+                  ? `${rows.length} assistant${rows.length === 1 ? '' : 's'}`
+                  : `${rows.length} of ${assistants.data.length} assistants`}
               </Table.Caption>
               <Table.Thead>
                 <Table.Tr>

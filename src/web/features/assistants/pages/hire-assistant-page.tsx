@@ -75,7 +75,8 @@ function CostSummary({ short, cost, balance, loading, organization }: { short: b
             <>Ask the operator of this Roster to add at least {formatNumber(cost - balance)} credits to the organization, then hire.</>
           ) : (
             <>
-              Add at least {formatNumber(cost - balance)} credits (an operator can run <Code style={{ whiteSpace: 'nowrap' }}>npm run roster -- credits add</Code>), then hire.
+              Add at least {formatNumber(cost - balance)} credits (an operator can run <Code style={{ whiteSpace: 'nowrap' }}>npm run roster -- credits add</Code>), then
+              hire.
             </>
           )}
         </Alert>
@@ -199,14 +200,30 @@ export function HireAssistantPage() {
                 control={control}
                 name="country"
                 render={({ field }) => (
-                  <CountrySelect label="Country" description="Its phone number is provisioned in this country." value={field.value} onChange={field.onChange} onBlur={field.onBlur} clearable error={msg('country')} />
+                  <CountrySelect
+                    label="Country"
+                    description="Its phone number is provisioned in this country."
+                    value={field.value}
+                    onChange={field.onChange}
+                    onBlur={field.onBlur}
+                    clearable
+                    error={msg('country')}
+                  />
                 )}
               />
               <Controller
                 control={control}
                 name="timezone"
                 render={({ field }) => (
-                  <TimezoneSelect label="Time zone" description="Its working hours follow this zone." value={field.value} onChange={field.onChange} onBlur={field.onBlur} clearable error={msg('timezone')} />
+                  <TimezoneSelect
+                    label="Time zone"
+                    description="Its working hours follow this zone."
+                    value={field.value}
+                    onChange={field.onChange}
+                    onBlur={field.onBlur}
+                    clearable
+                    error={msg('timezone')}
+                  />
                 )}
               />
               <TextInput label="Assistant e-mail" type="email" autoComplete="off" description="Leave empty to have one allocated." {...text('email')} />
@@ -287,7 +304,13 @@ export function HireAssistantPage() {
                   Cost
                 </Text>
               </Group>
-              <CostSummary short={short} cost={cost} balance={balance} loading={pricing.isPending || credits.isPending} organization={me.data?.key.kind === 'organization'} />
+              <CostSummary
+                short={short}
+                cost={cost}
+                balance={balance}
+                loading={pricing.isPending || credits.isPending}
+                organization={me.data?.key.kind === 'organization'}
+              />
               {errors.root?.server && (
                 <Alert color="red" role="alert" title={errors.root.server.type === 'credits' ? 'Not enough credits' : 'Could not hire'}>
                   {errors.root.server.message}
@@ -302,9 +325,7 @@ export function HireAssistantPage() {
                 <Button type="submit" loading={isSubmitting} disabled={short || !!cannotHire} aria-describedby={short ? 'hire-cost' : undefined}>
                   {cost !== undefined ? `Hire for ${formatNumber(cost)} credits` : 'Hire assistant'}
                 </Button>
-                {(short || cannotHire) && (
-                  <Text size="sm">{cannotHire ?? 'Not enough credits to hire: see above.'}</Text>
-                )}
+                {(short || cannotHire) && <Text size="sm">{cannotHire ?? 'Not enough credits to hire: see above.'}</Text>}
               </Group>
             </Stack>
           </Paper>

@@ -28,7 +28,15 @@ type Problem = { voice: Voice; message: string; inUseBy: VoiceInUseError['assist
 function DeleteProblem({ problem, onClose }: { problem: Problem; onClose: () => void }) {
   const { voice, inUseBy } = problem;
   return (
-    <Alert color="orange" role="alert" title={inUseBy ? `${voice.name} is still in use` : `${voice.name} was not deleted`} withCloseButton closeButtonLabel="Dismiss" onClose={onClose} mb="md">
+    <Alert
+      color="orange"
+      role="alert"
+      title={inUseBy ? `${voice.name} is still in use` : `${voice.name} was not deleted`}
+      withCloseButton
+      closeButtonLabel="Dismiss"
+      onClose={onClose}
+      mb="md"
+    >
       <Stack gap="xs">
         <Text size="sm">{problem.message}</Text>
         {inUseBy && inUseBy.length > 0 && (

@@ -44,10 +44,12 @@ export function ExportModal({ tile, onClose }: { tile: Tile | null; onClose: () 
   }, [tile]);
 
   // Any change of the options makes the preview stale.
-  const changed = <T,>(set: (v: T) => void) => (v: T) => {
-    set(v);
-    setResult(null);
-  };
+  const changed =
+    <T,>(set: (v: T) => void) =>
+    (v: T) => {
+      set(v);
+      setResult(null);
+    };
 
   const preview = async () => {
     if (!tile) return;

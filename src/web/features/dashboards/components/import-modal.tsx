@@ -195,8 +195,8 @@ export function ImportModal({
         )}
         {check.parsed && (
           <Text size="sm" c="dimmed">
-            {check.parsed.type} tile “{check.parsed.name}” of context {check.parsed.context ?? '(none)'}, {check.parsed.position.width}×
-            {check.parsed.position.height} at column {check.parsed.position.x}.
+            {check.parsed.type} tile “{check.parsed.name}” of context {check.parsed.context ?? '(none)'}, {check.parsed.position.width}×{check.parsed.position.height} at
+            column {check.parsed.position.x}.
           </Text>
         )}
 
@@ -280,7 +280,9 @@ export function ImportModal({
         {importer.isError && !conflict && (
           <Alert styles={readableTitle} color="red" variant="light" title={invalid ? 'The template does not fit this project' : 'Import failed'} role="alert">
             <Stack gap="xs">
-              <Text size="sm">{invalid ? 'Nothing was created. Fix these errors, or turn on Auto sanitize to drop what can be dropped.' : errorMessage(importer.error)}</Text>
+              <Text size="sm">
+                {invalid ? 'Nothing was created. Fix these errors, or turn on Auto sanitize to drop what can be dropped.' : errorMessage(importer.error)}
+              </Text>
               {invalid && <IssuesTable issues={invalid.issues} />}
             </Stack>
           </Alert>
@@ -288,7 +290,10 @@ export function ImportModal({
         {result && (
           <Alert styles={readableTitle} color="teal" variant="light" title="Imported" role="status" icon={<IconCircleCheck aria-hidden />}>
             <Stack gap="xs">
-              <Text size="sm">The tile was created{result.validation_result ? (result.validation_result.valid ? ' and the template was valid.' : ' after sanitizing.') : ' without validation.'}</Text>
+              <Text size="sm">
+                The tile was created
+                {result.validation_result ? (result.validation_result.valid ? ' and the template was valid.' : ' after sanitizing.') : ' without validation.'}
+              </Text>
               {result.warnings.length > 0 && (
                 <>
                   <Text size="sm" fw={500}>
@@ -303,10 +308,7 @@ export function ImportModal({
               )}
               {result.validation_result && <IssuesTable issues={result.validation_result.issues} />}
               <Group>
-                <Button
-                  size="xs"
-                  onClick={() => onShowTile({ project, interfaceId, tab_id: result.created_ids.tab_id, tile_id: result.created_ids.tile_id })}
-                >
+                <Button size="xs" onClick={() => onShowTile({ project, interfaceId, tab_id: result.created_ids.tab_id, tile_id: result.created_ids.tile_id })}>
                   Show the imported tile
                 </Button>
               </Group>

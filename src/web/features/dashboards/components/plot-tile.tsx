@@ -23,8 +23,7 @@ function Chart({ points, kind, title, xAxis, yAxis }: { points: Point[]; kind: s
   const plotH = H - PAD.top - PAD.bottom;
   const bar = kind === 'bar';
   const slot = plotW / Math.max(1, points.length);
-  const sx = (x: number, i: number) =>
-    bar ? PAD.left + slot * i + slot / 2 : PAD.left + (maxX === minX ? plotW / 2 : ((x - minX) / (maxX - minX)) * plotW);
+  const sx = (x: number, i: number) => (bar ? PAD.left + slot * i + slot / 2 : PAD.left + (maxX === minX ? plotW / 2 : ((x - minX) / (maxX - minX)) * plotW));
   const sy = (y: number) => PAD.top + plotH - ((y - minY) / (maxY - minY)) * plotH;
   const ticks = [minY, minY + (maxY - minY) / 2, maxY];
   const labelEvery = Math.max(1, Math.ceil(points.length / 6));
@@ -40,12 +39,7 @@ function Chart({ points, kind, title, xAxis, yAxis }: { points: Point[]; kind: s
         </g>
       ))}
       {kind === 'line' && (
-        <polyline
-          fill="none"
-          stroke="var(--mantine-color-blue-7)"
-          strokeWidth="2"
-          points={points.map((p, i) => `${sx(p.x, i)},${sy(p.y)}`).join(' ')}
-        />
+        <polyline fill="none" stroke="var(--mantine-color-blue-7)" strokeWidth="2" points={points.map((p, i) => `${sx(p.x, i)},${sy(p.y)}`).join(' ')} />
       )}
       {points.map((p, i) =>
         bar ? (
@@ -84,7 +78,12 @@ export default function PlotTile({ project, tile }: { project: string; tile: Til
   if (rows.isPending) return <Skeleton height={120} aria-label={`Loading rows of ${tile.context}`} />;
   if (rows.isError) return <ErrorAlert error={rows.error} onRetry={() => void rows.refetch()} title="Could not load the rows" />;
   const plot = tile.plot_tile;
-  if (!plot) return <Text size="sm" c="dimmed">This plot has no axes.</Text>;
+  if (!plot)
+    return (
+      <Text size="sm" c="dimmed">
+        This plot has no axes.
+      </Text>
+    );
   const { points } = pointsOf(rows.data.logs, plot.x_axis, plot.y_axis);
   if (points.length === 0) {
     return (

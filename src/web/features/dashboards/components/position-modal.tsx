@@ -52,12 +52,7 @@ export function PositionModal({ project, tile, onClose }: { project: string; til
           </Group>
           <Box aria-hidden style={{ display: 'grid', gridTemplateColumns: `repeat(${GRID_COLUMNS}, 1fr)`, gap: 2 }}>
             {Array.from({ length: GRID_COLUMNS }, (_, i) => (
-              <Box
-                key={i}
-                h={14}
-                bg={fits && i >= pos.x && i < pos.x + pos.width ? 'blue.6' : 'gray.3'}
-                style={{ borderRadius: 2 }}
-              />
+              <Box key={i} h={14} bg={fits && i >= pos.x && i < pos.x + pos.width ? 'blue.6' : 'gray.3'} style={{ borderRadius: 2 }} />
             ))}
           </Box>
           <Text size="sm" c={fits ? 'dimmed' : 'red.9'}>

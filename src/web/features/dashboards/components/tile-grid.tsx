@@ -143,15 +143,7 @@ export function TileGrid({
   return (
     <div className={classes.grid} style={{ gridAutoRows: `minmax(${ROW_HEIGHT}px, auto)` }}>
       {tiles.map((tile) => (
-        <TileCard
-          key={tile.id}
-          project={project}
-          tile={tile}
-          highlighted={tile.id === highlight}
-          cannotWrite={cannotWrite}
-          onExport={onExport}
-          onMove={onMove}
-        />
+        <TileCard key={tile.id} project={project} tile={tile} highlighted={tile.id === highlight} cannotWrite={cannotWrite} onExport={onExport} onMove={onMove} />
       ))}
     </div>
   );

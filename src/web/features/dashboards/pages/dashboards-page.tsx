@@ -212,26 +212,14 @@ function ProjectDashboards({ project }: { project: string }) {
                   </Group>
                 </Group>
                 {t.tiles.length === 0 ? (
-                  <EmptyState
-                    title="This tab has no tiles"
-                    description="Add a table or a plot of one of the project's contexts, or import a tile template."
-                  />
+                  <EmptyState title="This tab has no tiles" description="Add a table or a plot of one of the project's contexts, or import a tile template." />
                 ) : (
-                  <TileGrid
-                    project={project}
-                    tiles={t.tiles}
-                    highlight={highlight}
-                    cannotWrite={cannotWrite}
-                    onExport={setExporting}
-                    onMove={setMoving}
-                  />
+                  <TileGrid project={project} tiles={t.tiles} highlight={highlight} cannotWrite={cannotWrite} onExport={setExporting} onMove={setMoving} />
                 )}
               </Tabs.Panel>
             ))}
           </Tabs>
-          {current.tabs.length === 0 && (
-            <EmptyState title={`${current.name} has no tabs`} description="Add a tab above to start placing tiles." />
-          )}
+          {current.tabs.length === 0 && <EmptyState title={`${current.name} has no tabs`} description="Add a tab above to start placing tiles." />}
         </>
       )}
 

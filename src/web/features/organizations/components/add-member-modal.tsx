@@ -44,11 +44,7 @@ export default function AddMemberModal({ orgId, opened, onClose }: { orgId: numb
         <form onSubmit={submit} noValidate>
           <Stack>
             <TextInput label="User id" required error={form.formState.errors.user_id?.message} data-autofocus {...form.register('user_id')} />
-            <Controller
-              control={form.control}
-              name="role_id"
-              render={({ field }) => <RoleSelect value={field.value} onChange={field.onChange} />}
-            />
+            <Controller control={form.control} name="role_id" render={({ field }) => <RoleSelect value={field.value} onChange={field.onChange} />} />
             <Button type="submit" loading={add.isPending}>
               Add member
             </Button>

@@ -34,10 +34,7 @@ export default function CreateOrganizationModal({ onClose }: { onClose: () => vo
     <Modal opened onClose={onClose} title="Create organization" closeButtonProps={{ 'aria-label': 'Close' }}>
       {created ? (
         <Stack>
-          <Text size="sm">
-            {created.name} was created and you are its Owner. This session keeps its organization key; copy it if you need it
-            elsewhere.
-          </Text>
+          <Text size="sm">{created.name} was created and you are its Owner. This session keeps its organization key; copy it if you need it elsewhere.</Text>
           <SecretReveal label="Organization API key" value={created.api_key} />
           <Button
             onClick={() => {
@@ -52,14 +49,7 @@ export default function CreateOrganizationModal({ onClose }: { onClose: () => vo
       ) : (
         <form onSubmit={submit} noValidate>
           <Stack>
-            <TextInput
-              label="Organization name"
-              required
-              maxLength={100}
-              error={form.formState.errors.name?.message}
-              data-autofocus
-              {...form.register('name')}
-            />
+            <TextInput label="Organization name" required maxLength={100} error={form.formState.errors.name?.message} data-autofocus {...form.register('name')} />
             <Button type="submit" loading={create.isPending}>
               Create
             </Button>

@@ -25,7 +25,10 @@ const DAYS = `Between ${INVITE_MIN_DAYS} and ${INVITE_MAX_DAYS} days.`;
 
 // The server's rules, after checks in the dashboard's words (an address as it is typed, whole days).
 const InviteForm = InviteInput.pick({ role_id: true }).extend({
-  email: z.string().refine((s) => EMAIL.test(s.trim()), 'Enter a valid e-mail address.').pipe(InviteInput.shape.email),
+  email: z
+    .string()
+    .refine((s) => EMAIL.test(s.trim()), 'Enter a valid e-mail address.')
+    .pipe(InviteInput.shape.email),
   expires_in_days: z.number({ error: DAYS }).int(DAYS).min(INVITE_MIN_DAYS, DAYS).max(INVITE_MAX_DAYS, DAYS),
 });
 
@@ -63,20 +66,8 @@ function InviteModal({ orgId, opened, onClose, preset }: { orgId: number; opened
       ) : (
         <form onSubmit={submit} noValidate>
           <Stack>
-            <TextInput
-              label="E-mail address"
-              type="email"
-              required
-              readOnly={!!preset}
-              error={errors.email?.message}
-              data-autofocus
-              {...form.register('email')}
-            />
-            <Controller
-              control={form.control}
-              name="role_id"
-              render={({ field }) => <RoleSelect value={field.value} onChange={field.onChange} />}
-            />
+            <TextInput label="E-mail address" type="email" required readOnly={!!preset} error={errors.email?.message} data-autofocus {...form.register('email')} />
+            <Controller control={form.control} name="role_id" render={({ field }) => <RoleSelect value={field.value} onChange={field.onChange} />} />
             <Controller
               control={form.control}
               name="expires_in_days"

@@ -41,9 +41,7 @@ export function MembersPanel({ orgId, me }: { orgId: number; me: Me }) {
   const rows = useMemo(() => {
     const q = search.trim().toLowerCase();
     return (members.data ?? []).filter(
-      (m) =>
-        (!roleFilter || m.role_name === roleFilter) &&
-        (!q || (m.name ?? '').toLowerCase().includes(q) || (m.email ?? '').toLowerCase().includes(q)),
+      (m) => (!roleFilter || m.role_name === roleFilter) && (!q || (m.name ?? '').toLowerCase().includes(q) || (m.email ?? '').toLowerCase().includes(q)),
     );
   }, [members.data, search, roleFilter]);
 
@@ -58,14 +56,7 @@ export function MembersPanel({ orgId, me }: { orgId: number; me: Me }) {
             value={search}
             onChange={(e) => setSearch(e.currentTarget.value)}
           />
-          <Select
-            label="Role"
-            placeholder="All roles"
-            clearable
-            data={['Owner', 'Admin', 'Member', 'Viewer']}
-            value={roleFilter}
-            onChange={setRoleFilter}
-          />
+          <Select label="Role" placeholder="All roles" clearable data={['Owner', 'Admin', 'Member', 'Viewer']} value={roleFilter} onChange={setRoleFilter} />
         </Group>
         <PermissionGate reason={writeReason}>
           <Button leftSection={<IconUserPlus size={16} aria-hidden />} onClick={add.open} disabled={!!writeReason}>

@@ -44,7 +44,11 @@ export function InvitePage() {
   if (!token) {
     body = <Problem title="No invitation in this link">Open the link from your invitation e-mail exactly as it was sent.</Problem>;
   } else if (declined) {
-    body = <Alert color="gray" title="Invitation declined">{declined}</Alert>;
+    body = (
+      <Alert color="gray" title="Invitation declined">
+        {declined}
+      </Alert>
+    );
   } else if (invite.isPending) {
     body = <Skeleton height={180} />;
   } else if (invite.isError) {
@@ -54,8 +58,8 @@ export function InvitePage() {
     } else if (err instanceof ApiError && err.status === 403) {
       body = (
         <Problem title="This invitation is for another account">
-          You are signed in as {me.data ? (me.data.email ?? displayName(me.data)) : 'another user'}. Sign in with the account of the
-          invited e-mail address, then open the link again.
+          You are signed in as {me.data ? (me.data.email ?? displayName(me.data)) : 'another user'}. Sign in with the account of the invited e-mail address, then open the
+          link again.
         </Problem>
       );
     } else if (err instanceof ApiError && err.status === 404) {
@@ -115,7 +119,15 @@ export function InvitePage() {
   }
   return (
     <Stack maw={640}>
-      <PageHeader title="Invitation" description={<Group gap={6}><IconMailOpened size={16} aria-hidden />Organization invitation</Group>} />
+      <PageHeader
+        title="Invitation"
+        description={
+          <Group gap={6}>
+            <IconMailOpened size={16} aria-hidden />
+            Organization invitation
+          </Group>
+        }
+      />
       {body}
     </Stack>
   );

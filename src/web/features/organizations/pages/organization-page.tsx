@@ -32,10 +32,7 @@ function PersonalWorkspace() {
   }
   return (
     <Stack>
-      <Text>
-        Members and invitations are managed with the organization’s key. Switch workspace from the header; organizations you belong
-        to:
-      </Text>
+      <Text>Members and invitations are managed with the organization’s key. Switch workspace from the header; organizations you belong to:</Text>
       <Table aria-label="Your organizations" striped>
         <Table.Thead>
           <Table.Tr>

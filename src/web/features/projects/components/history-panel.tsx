@@ -104,7 +104,11 @@ function CommitChanges({ project, context, commit }: { project: string; context:
           </Table.Tbody>
         </Table>
       )}
-      {lines.length > 100 && <Text size="xs" c="dimmed">Showing the first 100 of {lines.length} changes.</Text>}
+      {lines.length > 100 && (
+        <Text size="xs" c="dimmed">
+          Showing the first 100 of {lines.length} changes.
+        </Text>
+      )}
     </Stack>
   );
 }
@@ -199,7 +203,7 @@ export function HistoryPanel({ project, context, cannotWrite }: { project: strin
                   <PermissionGate reason={cannotWrite}>
                     <Button
                       variant="light"
-                                            disabled={!!cannotWrite}
+                      disabled={!!cannotWrite}
                       leftSection={forward ? <IconArrowForwardUp size={16} aria-hidden /> : <IconArrowBackUp size={16} aria-hidden />}
                       onClick={() => setRollingTo(chosen)}
                     >

@@ -45,7 +45,12 @@ export function RollbackModal({
         <Text size="sm">Comparing the rows…</Text>
       </Group>
     );
-  else if (current.isError || atTarget.isError) preview = <Text size="sm" c="red">Could not compare the rows: {errorMessage(current.error ?? atTarget.error)}</Text>;
+  else if (current.isError || atTarget.isError)
+    preview = (
+      <Text size="sm" c="red">
+        Could not compare the rows: {errorMessage(current.error ?? atTarget.error)}
+      </Text>
+    );
   else if (current.data === null || atTarget.data === null)
     preview = (
       <Text size="sm">
@@ -74,8 +79,8 @@ export function RollbackModal({
     <Modal opened={opened} onClose={close} title={`${verb} ${context.name}?`} centered closeButtonProps={{ 'aria-label': 'Close' }}>
       <Stack gap="sm">
         <Text size="sm">
-          {verb} to <Code>{shortHash(hash)}</Code> “{target?.commit_message || 'No message'}”. HEAD moves to that commit and its {plural(target?.row_count ?? 0, 'row')} are
-          restored with their ids. Later commits are kept, so you can come back to them.
+          {verb} to <Code>{shortHash(hash)}</Code> “{target?.commit_message || 'No message'}”. HEAD moves to that commit and its {plural(target?.row_count ?? 0, 'row')}{' '}
+          are restored with their ids. Later commits are kept, so you can come back to them.
         </Text>
         {preview}
         <Alert color={pending ? 'yellow' : 'blue'} variant="light" icon={<IconInfoCircle aria-hidden />}>
@@ -93,7 +98,7 @@ export function RollbackModal({
             Cancel
           </Button>
           <Button
-                        loading={rollback.isPending}
+            loading={rollback.isPending}
             onClick={() =>
               rollback.mutate(hash, {
                 onSuccess: () => {

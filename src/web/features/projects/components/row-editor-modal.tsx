@@ -137,7 +137,8 @@ export function RowEditorModal({
       >
         <Stack gap="sm">
           <Text size="xs" c="dimmed">
-            Numbers, true/false and JSON are stored as such; other text is stored as text. {row ? 'Empty a field to clear that column.' : 'Leave a field empty to leave it out.'}
+            Numbers, true/false and JSON are stored as such; other text is stored as text.{' '}
+            {row ? 'Empty a field to clear that column.' : 'Leave a field empty to leave it out.'}
           </Text>
           {fields.map((f, index) => (
             <TextInput
@@ -152,7 +153,12 @@ export function RowEditorModal({
               data-autofocus={index === 0 ? true : undefined}
               rightSection={
                 !f.had && !columns.includes(f.column) ? (
-                  <ActionIcon variant="subtle" color="gray" aria-label={`Remove column ${f.column}`} onClick={() => setFields((prev) => prev.filter((x) => x.column !== f.column))}>
+                  <ActionIcon
+                    variant="subtle"
+                    color="gray"
+                    aria-label={`Remove column ${f.column}`}
+                    onClick={() => setFields((prev) => prev.filter((x) => x.column !== f.column))}
+                  >
                     <IconTrash size={14} aria-hidden />
                   </ActionIcon>
                 ) : undefined

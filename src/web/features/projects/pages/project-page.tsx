@@ -41,7 +41,6 @@ export function ProjectPage() {
   const cannotWrite = missingPermission(me.data, 'project:write');
   const cannotDelete = missingPermission(me.data, 'project:delete');
 
-
   const lines = useMemo(() => contextTree(contexts.data ?? [], closed), [contexts.data, closed]);
   const toggle = (path: string) =>
     setClosed((prev) => {
@@ -212,7 +211,9 @@ export function ProjectPage() {
             )}
           </Group>
         }
-        description={project.data ? project.data.description || 'Contexts of this project.' : <Skeleton height={14} width={240} component="span" display="inline-block" />}
+        description={
+          project.data ? project.data.description || 'Contexts of this project.' : <Skeleton height={14} width={240} component="span" display="inline-block" />
+        }
         actions={createButton}
       />
       <Group mb="md" align="flex-end">

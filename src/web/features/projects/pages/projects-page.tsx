@@ -135,7 +135,11 @@ export function ProjectsPage() {
     <>
       <PageHeader
         title="Projects"
-        description={me.data ? `Logging projects of your ${workspaceName(me.data) === 'Personal workspace' ? 'personal workspace' : `organization ${workspaceName(me.data)}`}.` : 'Logging projects of this workspace.'}
+        description={
+          me.data
+            ? `Logging projects of your ${workspaceName(me.data) === 'Personal workspace' ? 'personal workspace' : `organization ${workspaceName(me.data)}`}.`
+            : 'Logging projects of this workspace.'
+        }
         actions={names.data?.length ? createButton : undefined}
       />
       {content}
