@@ -1,0 +1,197 @@
+import { describe, expect, it } from 'vitest';
+import type { AnyOperation } from '../shared/operation.ts';
+import { fillPath } from '../shared/operation.ts';
+import { OPERATIONS } from '../shared/operations/index.ts';
+import { SYSTEM_ROLES as ROLES, type Permission } from '../shared/roles.ts';
+import { multipart, PNG } from './modules/assistants/test-helpers.ts';
+import { makeTestApp, type TestApp } from './testing/harness.ts';
+
+// The authorization rule (semantics.md, Roles and permissions) asserted for every operation × key ×
+// role × organization, over HTTP. The expected answers are computed from each operation's access rule,
+// never listed by hand: a new operation is covered as soon as it has an example request below.
+
+/** A valid request for each operation; `{org}` in a path parameter is replaced by the target organization. */
+const EXAMPLES: Record<string, { params?: Record<string, unknown>; query?: Record<string, string>; body?: unknown; form?: 'photo' | 'voice' }> = {
+  health: {},
+  getBasicInfo: {},
+  getCredits: {},
+  createProject: { body: { name: 'matrix-new' } },
+  deleteProject: { params: { project_name: 'no-such-project' } },
+  getProject: { params: { project_name: 'no-such-project' } },
+  listProjects: {},
+  commitContext: { params: { project_name: 'p', context_name: 'c' }, body: { commit_message: 'm' } },
+  createContext: { params: { project_name: 'p' }, body: { name: 'c' } },
+  createLogs: { params: { project_name: 'p', context_name: 'c' }, body: { entries: [{ a: 1 }] } },
+  deleteContext: { params: { project_name: 'p', context_name: 'c' } },
+  deleteLog: { params: { project_name: 'p', context_name: 'c', log_id: 1 } },
+  listCommits: { params: { project_name: 'p', context_name: 'c' } },
+  listContexts: { params: { project_name: 'p' } },
+  listLogs: { params: { project_name: 'p', context_name: 'c' } },
+  rollbackContext: { params: { project_name: 'p', context_name: 'c' }, body: { commit_hash: 'abc' } },
+  updateLog: { params: { project_name: 'p', context_name: 'c', log_id: 1 }, body: { entries: { a: 2 } } },
+  checkpointTile: { params: { id: 'no-such-tile' } },
+  createInterface: { params: { project_name: 'p' }, body: { name: 'i' } },
+  createTab: { params: { id: 'no-such-interface' }, body: { name: 't' } },
+  createTile: { params: { id: 'no-such-tab' }, body: { name: 't', position: { x: 0, y: 0, width: 4, height: 2 } } },
+  deleteInterface: { params: { id: 'no-such-interface' } },
+  deleteTab: { params: { id: 'no-such-tab' } },
+  deleteTile: { params: { id: 'no-such-tile' } },
+  exportTileTemplate: { body: { tile_id: 'no-such-tile' } },
+  importTileTemplate: { body: { project: 'p', tab_id: 'no-such-tab', template: { name: 't', position: { x: 0, y: 0, width: 4, height: 2 } } } },
+  listInterfaces: { params: { project_name: 'p' } },
+  updateTile: { params: { id: 'no-such-tile' }, body: { name: 'renamed' } },
+  addMember: { params: { organization_id: '{org}' }, body: { user_id: 'no-such-user', role_id: 4 } },
+  changeMemberRole: { params: { organization_id: '{org}', user_id: 'no-such-user' }, body: { role_id: 4 } },
+  createOrganization: { body: { name: 'Matrix made' } },
+  listMembers: {},
+  listOrganizationMembers: { params: { organization_id: '{org}' } },
+  listOrganizations: {},
+  listRoles: { params: { organization_id: '{org}' } },
+  removeMember: { params: { organization_id: '{org}', user_id: 'no-such-user' } },
+  acceptInvite: { params: { token: 'no-such-token-0123456789' } },
+  cancelInvite: { params: { organization_id: '{org}', invite_id: '00000000-0000-4000-8000-000000000000' } },
+  declineInvite: { params: { token: 'no-such-token-0123456789' } },
+  inviteUser: { params: { organization_id: '{org}' }, body: { email: 'matrix-invitee@example.com', role_id: 4 } },
+  listInvites: { params: { organization_id: '{org}' } },
+  myPendingInvites: {},
+  showInvite: { params: { token: 'no-such-token-0123456789' } },
+  canDeleteAccount: {},
+  // The email form, whose refusal is the point for organization keys; a taken e-mail keeps it harmless.
+  createUserWithBusinessInfo: { body: { account_type: 'individual', email: null } },
+  // A confirmation that does not match: allowed callers get 400, nothing is deleted.
+  deleteAccount: { body: { confirm_email: 'not-this-account@example.com' } },
+  getSpendingLimit: {},
+  setSpendingLimit: { body: { monthly_spending_cap: null } },
+  createCustomEndpoint: { body: { name: 'matrix@custom', url: 'https://llm.example.com/v1', model_arg: 'm' } },
+  deleteCustomEndpoint: { query: { name: 'no-such-endpoint' } },
+  listCustomEndpoints: {},
+  createAssistant: { body: { first_name: 'Matrix', create_infra: false } },
+  deleteAssistant: { params: { assistant_id: 999999 } },
+  getAssistant: { params: { assistant_id: 999999 } },
+  getAssistantPricing: {},
+  listAssistants: {},
+  updateAssistantConfig: { params: { assistant_id: 999999 }, body: { first_name: 'Renamed' } },
+  uploadAssistantPhoto: { form: 'photo' },
+  cloneVoice: { form: 'voice' },
+  deleteVoice: { params: { voice_id: 'no-such-voice' } },
+  listVoices: {},
+};
+
+type Caller = 'personal' | 'own org key' | 'owner key of the other org';
+type Target = 'own org' | 'other org (Owner there)';
+type Expected = 'allowed' | 403 | 404;
+
+const can = (roleId: number, permission: Permission) => ROLES.find((r) => r.id === roleId)!.permissions.includes(permission);
+
+/**
+ * The rule. The person is `roleId` in organization A (where `own org key` belongs) and Owner of B
+ * (where `owner key of the other org` belongs); `own org` is A for the personal key and each key's own
+ * organization for the keys.
+ */
+function expected(op: AnyOperation, caller: Caller, target: Target, roleId: number): Expected {
+  const keyRole = caller === 'own org key' ? roleId : 1;
+  switch (op.access.kind) {
+    case 'public':
+    case 'signed-in':
+      return 'allowed';
+    case 'account':
+      return caller === 'personal' ? 'allowed' : 403;
+    case 'scope':
+      return caller === 'personal' || can(keyRole, op.access.permission) ? 'allowed' : 403;
+    case 'organization': {
+      if (caller !== 'personal' && target !== 'own org') return 404;
+      const role = caller === 'personal' ? (target === 'own org' ? roleId : 1) : keyRole;
+      return can(role, op.access.permission) ? 'allowed' : 403;
+    }
+  }
+}
+
+interface World {
+  t: TestApp;
+  keys: Record<Caller, string>;
+  /** The organization a caller's `own org` / `other org` means. */
+  orgs: Record<Caller, Record<Target, number>>;
+}
+
+async function world(roleId: number): Promise<World> {
+  const t = await makeTestApp();
+  const owner = await t.user();
+  const person = await t.user();
+  const a = await t.org(owner, 'Matrix A');
+  const keyA = await t.member(a.organizationId, person, roleId);
+  const b = await t.org(person, 'Matrix B');
+  const A = a.organizationId;
+  const B = b.organizationId;
+  return {
+    t,
+    keys: { personal: person.apiKey, 'own org key': keyA, 'owner key of the other org': b.ownerKey },
+    orgs: {
+      personal: { 'own org': A, 'other org (Owner there)': B },
+      'own org key': { 'own org': A, 'other org (Owner there)': B },
+      'owner key of the other org': { 'own org': B, 'other org (Owner there)': A },
+    },
+  };
+}
+
+async function call(w: World, op: AnyOperation, caller: Caller, target: Target) {
+  const example = EXAMPLES[op.operationId];
+  const orgId = w.orgs[caller][target];
+  const params = Object.fromEntries(Object.entries(example.params ?? {}).map(([k, v]) => [k, v === '{org}' ? orgId : v]));
+  const query = example.query ? `?${new URLSearchParams(example.query)}` : '';
+  const url = fillPath(op.path, params) + query;
+  if (example.form) {
+    const form =
+      example.form === 'photo'
+        ? multipart({}, { filename: 'p.png', contentType: 'image/png', content: PNG })
+        : multipart({ name: 'Matrix voice' }, { filename: 'v.txt', contentType: 'text/plain', content: Buffer.from('not audio') });
+    return w.t.request(op.method, url, { key: w.keys[caller], headers: form.headers, payload: form.payload });
+  }
+  return w.t.request(op.method, url, { key: w.keys[caller], ...(example.body !== undefined ? { json: example.body } : {}) });
+}
+
+const CALLERS: Caller[] = ['personal', 'own org key', 'owner key of the other org'];
+const TARGETS: Target[] = ['own org', 'other org (Owner there)'];
+// Owner is covered by the organization the person creates; a member can be anything else.
+const MEMBER_ROLES = ROLES.filter((r) => r.id !== 1);
+
+describe('authorization matrix (generated from the operations’ access rules)', () => {
+  it('has a valid example request for every operation', () => {
+    expect(OPERATIONS.map((op) => op.operationId).filter((id) => !(id in EXAMPLES))).toEqual([]);
+    for (const op of OPERATIONS) {
+      const example = EXAMPLES[op.operationId];
+      if (op.body && example.body !== undefined) expect(op.body.safeParse(example.body).success, op.operationId).toBe(true);
+      if (op.query) expect(op.query.safeParse(example.query ?? {}).success, op.operationId).toBe(true);
+    }
+  });
+
+  for (const role of MEMBER_ROLES) {
+    it(`answers as the rule says for a ${role.name} of the organization who owns another`, async () => {
+      const w = await world(role.id);
+      const mismatches: string[] = [];
+      // Deletions last, so that what an allowed deletion removes cannot change a later answer.
+      const ordered = [...OPERATIONS].sort((x, y) => Number(x.method === 'DELETE') - Number(y.method === 'DELETE'));
+      for (const op of ordered) {
+        const orgPath = op.access.kind === 'organization';
+        for (const caller of CALLERS) {
+          for (const target of orgPath ? TARGETS : (['own org'] as Target[])) {
+            const want = expected(op, caller, target, role.id);
+            const res = await call(w, op, caller, target);
+            const body = res.body.length < 2000 ? res.body : `${res.body.slice(0, 2000)}…`;
+            const orgNotFound = res.statusCode === 404 && /Organization not found/.test(res.body);
+            const ok =
+              want === 'allowed'
+                ? res.statusCode !== 401 && res.statusCode !== 403 && !orgNotFound && res.statusCode < 500 && (res.statusCode !== 422 || !!op.multipart)
+                : want === 404
+                  ? orgNotFound
+                  : res.statusCode === 403;
+            if (!ok) mismatches.push(`${op.operationId} by ${caller} in ${target}: expected ${want}, got ${res.statusCode} ${body}`);
+          }
+        }
+      }
+      expect(mismatches).toEqual([]);
+      // Nothing a refused request could have done: the person still has both organizations and their account.
+      const orgs = await w.t.request('GET', '/v0/organizations', { key: w.keys.personal });
+      expect(orgs.statusCode).toBe(200);
+    });
+  }
+});
