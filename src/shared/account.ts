@@ -88,7 +88,17 @@ export const BlockerSchema = z.object({
   details: z.object({ message: z.string() }).catchall(z.unknown()),
 });
 export type Blocker = z.infer<typeof BlockerSchema>;
-export const CanDeleteAccountSchema = z.object({ can_delete: z.boolean(), blockers: z.array(BlockerSchema) });
+/** What deleting the account removes (personal things only: what the person made in an organization stays there). */
+export const DeletionSummarySchema = z.object({
+  projects: z.number().int(),
+  assistants: z.number().int(),
+  voices: z.number().int(),
+  custom_endpoints: z.number().int(),
+  organization_memberships: z.number().int(),
+  api_keys: z.number().int(),
+});
+export type DeletionSummary = z.infer<typeof DeletionSummarySchema>;
+export const CanDeleteAccountSchema = z.object({ can_delete: z.boolean(), blockers: z.array(BlockerSchema), deletes: DeletionSummarySchema });
 
 /** Extension: DELETE /v0/user/delete-account */
 export const DeleteAccountInput = z.object({ confirm_email: z.string().trim().min(1, 'Type your e-mail address to confirm.') });

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Conn } from '../../db/connection.ts';
-import type { Blocker } from '../../../shared/account.ts';
+import type { Blocker, DeletionSummary } from '../../../shared/account.ts';
 import { fromMicros } from '../credits/repository.ts';
 
 /**
@@ -41,4 +41,53 @@ export async function deletionBlockers(db: Conn, userId: string): Promise<Blocke
     });
   }
   return blockers;
+}
+
+/** What deleting the account would remove: the personal things and the person's memberships and keys. */
+export async function deletionSummary(db: Conn, userId: string): Promise<DeletionSummary> {
+  const personal = `u:${userId}`;
+  const count = (n: unknown) => Number(n ?? 0);
+  const [projects, endpoints, assistants, voices, memberships, keys] = await Promise.all([
+    db
+      .selectFrom('projects')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .where('scope_key', '=', personal)
+      .executeTakeFirstOrThrow(),
+    db
+      .selectFrom('custom_endpoints')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .where('scope_key', '=', personal)
+      .executeTakeFirstOrThrow(),
+    db
+      .selectFrom('assistants')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .where('user_id', '=', userId)
+      .where('organization_id', 'is', null)
+      .executeTakeFirstOrThrow(),
+    db
+      .selectFrom('voices')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .where('user_id', '=', userId)
+      .where('organization_id', 'is', null)
+      .executeTakeFirstOrThrow(),
+    db
+      .selectFrom('memberships')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .where('user_id', '=', userId)
+      .executeTakeFirstOrThrow(),
+    db
+      .selectFrom('api_keys')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .where('user_id', '=', userId)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirstOrThrow(),
+  ]);
+  return {
+    projects: count(projects.n),
+    assistants: count(assistants.n),
+    voices: count(voices.n),
+    custom_endpoints: count(endpoints.n),
+    organization_memberships: count(memberships.n),
+    api_keys: count(keys.n),
+  };
 }

@@ -168,7 +168,12 @@ describe('account deletion', () => {
     await t.request('POST', '/v0/custom_endpoint', { key: owner.apiKey, json: { name: 'theirs@custom', url: 'https://llm.example.com/v1', model_arg: 'm' } });
 
     const check = (await t.request('GET', '/v0/user/can-delete-account', { key: leaving.apiKey })).json();
-    expect(check).toEqual({ can_delete: true, blockers: [] });
+    expect(check).toEqual({
+      can_delete: true,
+      blockers: [],
+      // The starter project and the personal endpoint; the member's org key and personal key.
+      deletes: { projects: 1, assistants: 0, voices: 0, custom_endpoints: 1, organization_memberships: 1, api_keys: 2 },
+    });
     const wrong = await t.request('DELETE', '/v0/user/delete-account', { key: leaving.apiKey, json: { confirm_email: 'someone@else.com' } });
     expect(wrong.statusCode).toBe(400);
     const res = await t.request('DELETE', '/v0/user/delete-account', { key: leaving.apiKey, json: { confirm_email: leaving.email.toUpperCase() } });
@@ -182,5 +187,33 @@ describe('account deletion', () => {
     expect((await t.request('GET', '/v0/user/basic-info', { key: owner.apiKey })).statusCode).toBe(200);
     expect((await t.request('GET', '/v0/user/basic-info', { key: org.ownerKey })).statusCode).toBe(200);
     expect((await t.request('GET', '/v0/custom_endpoint/list', { key: owner.apiKey })).json().map((e: { name: string }) => e.name)).toEqual(['theirs@custom']);
+  });
+
+  it('keeps what a leaving member made in an organization (creator becomes null) and deletes what was personal', async () => {
+    const t = await makeTestApp();
+    const owner = await t.user();
+    const org = await t.org(owner);
+    const leaving = await t.user();
+    const memberKey = await t.member(org.organizationId, leaving, ROLE_IDS.Member);
+    const endpoint = { url: 'https://llm.example.com/v1', model_arg: 'm' };
+    expect((await t.request('POST', '/v0/project', { key: memberKey, json: { name: 'team-runs' } })).statusCode).toBe(200);
+    await t.request('POST', '/v0/project/team-runs/contexts', { key: memberKey, json: { name: 'results' } });
+    await t.request('POST', '/v0/project/team-runs/contexts/results/logs', { key: memberKey, json: { entries: [{ score: 1 }] } });
+    expect((await t.request('POST', '/v0/custom_endpoint', { key: memberKey, json: { name: 'team@custom', ...endpoint } })).statusCode).toBe(201);
+    expect((await t.request('POST', '/v0/project', { key: leaving.apiKey, json: { name: 'private-notes' } })).statusCode).toBe(200);
+
+    const check = (await t.request('GET', '/v0/user/can-delete-account', { key: leaving.apiKey })).json();
+    expect(check.deletes).toMatchObject({ projects: 2, custom_endpoints: 0, organization_memberships: 1 });
+    expect((await t.request('DELETE', '/v0/user/delete-account', { key: leaving.apiKey, json: { confirm_email: leaving.email } })).statusCode).toBe(200);
+
+    // The organization keeps the project, its rows and the endpoint, now without a creator.
+    expect((await t.request('GET', '/v0/projects', { key: org.ownerKey })).json()).toContain('team-runs');
+    const rows = (await t.request('GET', '/v0/project/team-runs/contexts/results/logs', { key: org.ownerKey })).json();
+    expect(rows.count).toBe(1);
+    expect((await t.request('GET', '/v0/custom_endpoint/list', { key: org.ownerKey })).json().map((e: { name: string }) => e.name)).toEqual(['team@custom']);
+    const kept = await t.db.selectFrom('projects').select(['name', 'user_id']).where('name', '=', 'team-runs').execute();
+    expect(kept).toEqual([{ name: 'team-runs', user_id: null }]);
+    // What was personal is gone.
+    expect(await t.db.selectFrom('projects').select('name').where('scope_key', '=', `u:${leaving.userId}`).execute()).toEqual([]);
   });
 });

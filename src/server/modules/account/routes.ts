@@ -45,8 +45,8 @@ export function accountRoutes(app: FastifyInstance): void {
   });
 
   route(app, canDeleteAccount, async ({ principal, deps }) => {
-    const blockers = await account.deletionBlockers(deps.db, principal.userId);
-    return { can_delete: blockers.length === 0, blockers };
+    const [blockers, deletes] = await Promise.all([account.deletionBlockers(deps.db, principal.userId), account.deletionSummary(deps.db, principal.userId)]);
+    return { can_delete: blockers.length === 0, blockers, deletes };
   });
 
   route(app, deleteAccount, async ({ req, principal, body, deps }) => {

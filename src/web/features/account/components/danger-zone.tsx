@@ -7,6 +7,21 @@ import { ErrorAlert } from '../../../components/error-alert.tsx';
 import { errorMessage } from '../../../lib/api-client.ts';
 import { accountQueries } from '../../../data/account.ts';
 import { useDeleteAccount } from '../api.ts';
+import type { DeletionSummary } from '../../../../shared/account.ts';
+
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+/** What the deletion removes, in words (only what there is). */
+function deletedThings(d: DeletionSummary): string[] {
+  return [
+    d.projects > 0 && `${plural(d.projects, 'personal project')} with their contexts, rows, history and dashboards`,
+    d.assistants > 0 && plural(d.assistants, 'personal assistant'),
+    d.voices > 0 && plural(d.voices, 'cloned voice'),
+    d.custom_endpoints > 0 && plural(d.custom_endpoints, 'personal custom endpoint'),
+    d.organization_memberships > 0 && `your ${plural(d.organization_memberships, 'organization membership')}`,
+    d.api_keys > 0 && plural(d.api_keys, 'API key'),
+  ].filter((x): x is string => typeof x === 'string');
+}
 
 /** Account deletion: blockers first (with links that resolve them), then a typed confirmation. */
 export function DangerZone({ email }: { email: string | null }) {
@@ -23,6 +38,21 @@ export function DangerZone({ email }: { email: string | null }) {
   return (
     <Stack gap="sm">
       <Text size="sm">Deleting your account removes your personal data, files and API keys. It cannot be undone.</Text>
+      {deletedThings(check.data.deletes).length > 0 && (
+        <div>
+          <Text size="sm" id="deleted-things">
+            It deletes:
+          </Text>
+          <List size="sm" spacing={2} aria-labelledby="deleted-things">
+            {deletedThings(check.data.deletes).map((thing) => (
+              <List.Item key={thing}>{thing}</List.Item>
+            ))}
+          </List>
+        </div>
+      )}
+      <Text size="sm" c="dimmed">
+        What you created in an organization stays with the organization, shown as made by a deleted user.
+      </Text>
       {check.data.blockers.length > 0 && (
         <Alert color="yellow" title="Your account cannot be deleted yet">
           <List size="sm" spacing={4}>
