@@ -6,6 +6,7 @@ import compress from '@fastify/compress';
 import fastifyStatic from '@fastify/static';
 import multipart from '@fastify/multipart';
 import type { Config } from './config.ts';
+import { redactUrl } from './http/redact.ts';
 import { openDatabase } from './db/connection.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import type { Deps } from './deps.ts';
@@ -32,11 +33,8 @@ declare module 'fastify' {
 export interface BuildOptions {
   /** Injectable clock (tests). */
   now?: () => Date;
-}
-
-/** Secrets can sit in these path segments (invite tokens): logs show them redacted. */
-function redactUrl(url: string): string {
-  return url.replace(/(\/invites\/)[^/?]{20,}/g, '$1[redacted]');
+  /** Where log lines go instead of stdout (tests read them). */
+  logStream?: { write(line: string): void };
 }
 
 /** Builds the whole service. It never listens: main.ts opens the port, tests call app.inject(). */
@@ -47,9 +45,12 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const app = Fastify({
     logger: {
       level: config.logLevel,
+      // Requests are logged by method, redacted URL and address only: never a header (Authorization, Cookie).
       serializers: {
         req: (req) => ({ method: req.method, url: redactUrl(req.url), remoteAddress: req.ip }),
       },
+      redact: { paths: ['req.headers.authorization', 'req.headers.cookie', 'headers.authorization', 'headers.cookie'], censor: '[redacted]' },
+      ...(options.logStream ? { stream: options.logStream } : {}),
     },
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
