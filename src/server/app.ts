@@ -30,6 +30,9 @@ declare module 'fastify' {
   }
 }
 
+/** The longest request URL answered (8 KiB, as common servers and proxies allow). */
+const MAX_URL_LENGTH = 8192;
+
 export interface BuildOptions {
   /** Injectable clock (tests). */
   now?: () => Date;
@@ -94,6 +97,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   installJsonParser(app);
   installSecurityHeaders(app);
+  // Longer addresses than any page or operation needs are refused as such, before routing (which would
+  // answer them 404 or 405 depending on their shape).
+  app.addHook('onRequest', async (req, reply) => {
+    if (req.url.length > MAX_URL_LENGTH) return reply.code(414).send({ detail: `The request URL is longer than ${MAX_URL_LENGTH} characters.` });
+  });
   await installCors(app, config.corsOrigins);
 
   // Only dynamic responses are compressed here (assets are precompressed by the build). Brotli's fastest

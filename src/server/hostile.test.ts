@@ -284,6 +284,14 @@ describe('validation of JSON bodies', () => {
     expect((await w.t.request('GET', '/v0/projects', { key: w.a.apiKey })).json()).not.toContain(payload.slice(10, 15));
   });
 
+  it('reports a field of the wrong type as a type error, and only a missing one as "Field required"', async () => {
+    const wrong = await w.t.request('POST', '/v0/project', { key: w.a.apiKey, json: { name: 5 } });
+    expect(wrong.statusCode).toBe(422);
+    expect(wrong.json().detail).toEqual([{ type: 'string_type', loc: ['body', 'name'], msg: expect.not.stringMatching(/required/i) }]);
+    const missing = await w.t.request('POST', '/v0/project', { key: w.a.apiKey, json: {} });
+    expect(missing.json().detail).toEqual([{ type: 'missing', loc: ['body', 'name'], msg: 'Field required' }]);
+  });
+
   it('tolerates Content-Type: application/json on a GET and a DELETE without a body', async () => {
     const get = await raw('GET', '/v0/projects', { authorization: `Bearer ${w.a.apiKey}`, 'content-type': 'application/json' });
     expect(get.statusCode).toBe(200);
@@ -322,6 +330,9 @@ describe('paths and query strings', () => {
     ['a tile id that is not a UUID', 'DELETE', '/v0/tile/not-a-uuid', 404],
     ['an invite token of garbage', 'GET', '/v0/invites/%3Cscript%3E', 404],
     ['a trailing slash', 'GET', '/v0/projects/', 200],
+    ['a 9 000-character query string', 'GET', `/v0/projects?x=${'a'.repeat(9000)}`, 414],
+    ['a 9 000-character path', 'GET', `/v0/${'a'.repeat(9000)}`, 414],
+    ['a 9 000-character path with a wrong method', 'PATCH', `/v0/projects/${'a'.repeat(9000)}`, 414],
   ];
   it.each(paths)('%s → %s %s → %i', async (_name, method, url, status) => {
     const res = await raw(
@@ -417,6 +428,15 @@ describe('uploads', () => {
       },
     ],
     ['a multipart body without any file part', 422, () => multipart({ assistant_id: '1' })],
+    [
+      'a multipart boundary of 300 characters',
+      400,
+      () => {
+        const b = 'x'.repeat(300);
+        const payload = Buffer.from(`--${b}\r\nContent-Disposition: form-data; name="file"; filename="a.png"\r\nContent-Type: image/png\r\n\r\nabc\r\n--${b}--\r\n`);
+        return { headers: { 'content-type': `multipart/form-data; boundary=${b}` }, payload };
+      },
+    ],
     [
       'a multipart body with a bogus boundary',
       400,

@@ -3,6 +3,7 @@ import type { AnyOperation, HandlerResult, Operation, ParsedBody, ParsedParams, 
 import { authenticate, authorize, type OrganizationAccess, type Principal } from '../auth/principal.ts';
 import type { Deps } from '../deps.ts';
 import { RawJson } from './raw-json.ts';
+import { badRequest } from './errors.ts';
 import { parseOr422 } from './validation.ts';
 import { canonicalJson } from '../canonical-json.ts';
 import { idempotencyKeyOf, IdempotentRequest, jsonFingerprint, NO_IDEMPOTENCY, sendReplay, type IdempotencyHooks } from './idempotency.ts';
@@ -43,6 +44,15 @@ async function authenticateLimited(deps: Deps, req: FastifyRequest, reply: Fasti
   return principal;
 }
 
+/** RFC 2046 §5.1.1: a boundary is 1–70 characters. The multipart parser fails on long ones in its own way. */
+function checkMultipartBoundary(contentType: string | undefined): void {
+  const boundary = /boundary=(?:"([^"]*)"|([^;]*))/i.exec(contentType ?? '');
+  const value = boundary?.[1] ?? boundary?.[2]?.trim();
+  if (value !== undefined && (value.length < 1 || value.length > 70)) {
+    throw badRequest('The multipart boundary must be 1 to 70 characters long (RFC 2046).');
+  }
+}
+
 export function toFastifyPath(url: string): string {
   return url.replace(/\{([a-zA-Z0-9_]+)\}/g, ':$1');
 }
@@ -67,6 +77,7 @@ export function route<O extends Operation<any, any, any, any>>(app: FastifyInsta
       const params = op.params ? parseOr422(op.params, req.params, 'path') : req.params;
       const query = op.query ? parseOr422(op.query, req.query, 'query') : req.query;
       const body = op.body ? parseOr422(op.body, req.body ?? {}, 'body') : undefined;
+      if (op.multipart) checkMultipartBoundary(req.headers['content-type']);
       const organization = principal ? await authorize(deps.db, principal, op.access, params as Record<string, unknown>) : null;
       const key = op.idempotent && principal ? idempotencyKeyOf(req) : undefined;
       const idem = key === undefined ? null : new IdempotentRequest(deps, reply, status, principal!, `${op.operationId}${canonicalJson(params)}`, key);

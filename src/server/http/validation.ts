@@ -64,7 +64,8 @@ export function findUnstorableText(value: unknown, path: (string | number)[] = [
 export function parseOr422<T extends z.ZodType>(schema: T, value: unknown, where: Location): z.output<T> {
   const bad = findUnstorableText(value, [where]);
   if (bad) throw new HttpError(422, [bad]);
-  const result = schema.safeParse(value);
+  // With the input in each issue, a value of the wrong type is told apart from a missing one.
+  const result = schema.safeParse(value, { reportInput: true });
   if (result.success) return result.data;
   throw new HttpError(422, toValidationIssues(where, result.error));
 }
