@@ -85,6 +85,11 @@ describe('CLI', { timeout: 60_000 }, () => {
     const bad = await cli(dir, 'credits', 'add', '--email', 'ann@example.com', '--amount', 'lots');
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--amount must be a number');
+    for (const amount of ['-5', '0', '-1e9']) {
+      const negative = await cli(dir, 'credits', 'add', '--email', 'ann@example.com', '--amount', amount);
+      expect(negative.code, amount).toBe(2);
+      expect(negative.stderr.trim().split('\n'), amount).toEqual(['error: --amount must be more than 0 (credits can only be added).']);
+    }
     const unknown = await cli(dir, 'user', 'explode');
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('Usage:');

@@ -73,11 +73,24 @@ async function userByEmail(app: FastifyInstance, email: string) {
   return user;
 }
 
+/** `--amount -5` as `--amount=-5`: parseArgs would read a value starting with a dash as another option. */
+function withNegativeValues(args: string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i += 1) {
+    const next = args[i + 1];
+    if (args[i].startsWith('--') && !args[i].includes('=') && next !== undefined && /^-\d/.test(next)) {
+      out.push(`${args[i]}=${next}`);
+      i += 1;
+    } else out.push(args[i]);
+  }
+  return out;
+}
+
 async function runCommand(argv: string[], config: Config): Promise<unknown> {
   const [group, action, ...rest] = argv;
   if (group === 'backup' || group === 'restore') return runBackupCommand(group, argv.slice(1), config);
   const { values } = parseArgs({
-    args: rest,
+    args: withNegativeValues(rest),
     options: {
       email: { type: 'string' },
       name: { type: 'string' },
@@ -109,6 +122,7 @@ async function runCommand(argv: string[], config: Config): Promise<unknown> {
       }
       case 'credits add': {
         const amount = parseAmount(values.amount, 'amount');
+        if (amount <= 0) throw new UsageError('--amount must be more than 0 (credits can only be added).');
         if (values['org-id'] !== undefined) {
           if (values.email !== undefined) throw new UsageError('Give --email or --org-id, not both.');
           const id = Number(values['org-id']);
