@@ -6,6 +6,7 @@ import compress from '@fastify/compress';
 import fastifyStatic from '@fastify/static';
 import multipart from '@fastify/multipart';
 import type { Config } from './config.ts';
+import { preparePrivateDir } from './data-dir.ts';
 import { redactUrl } from './http/redact.ts';
 import { openDatabase } from './db/connection.ts';
 import { migrateToLatest } from './db/migrate.ts';
@@ -42,6 +43,7 @@ export interface BuildOptions {
 
 /** Builds the whole service. It never listens: main.ts opens the port, tests call app.inject(). */
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
+  const dataDirWarning = preparePrivateDir(config.dataDir);
   const handle = await openDatabase(config.databaseUrl);
   await migrateToLatest(handle);
 
@@ -88,6 +90,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   };
   const deps: Deps = { ...base, rateLimiter: createRateLimiter(base as Deps) };
   app.decorate('deps', deps);
+  if (dataDirWarning) app.log.warn(dataDirWarning);
   app.decorate('routeRegistry', [] as RouteRegistry);
   app.decorate('fastifyRoutes', [] as string[]);
   app.addHook('onRoute', (r) => {

@@ -32,8 +32,11 @@ export async function openDatabase(url: string): Promise<DbHandle> {
   }
   const file = url.slice('sqlite:'.length);
   const { default: SQLite } = await import('better-sqlite3');
-  if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+  const created = file !== ':memory:' && !fs.existsSync(path.resolve(file));
+  if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true, mode: 0o700 });
   const sqlite = new SQLite(file === ':memory:' ? ':memory:' : path.resolve(file));
+  // A new database (and its WAL files, which SQLite creates with the database's mode) is the server's only.
+  if (created) fs.chmodSync(path.resolve(file), 0o600);
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('busy_timeout = 5000');

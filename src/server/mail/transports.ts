@@ -55,7 +55,7 @@ export function fileTransport(dir: string): MailTransport {
     kind: 'file',
     async send(m) {
       const info = await transporter.sendMail(envelope(m));
-      await fs.mkdir(dir, { recursive: true });
+      await fs.mkdir(dir, { recursive: true, mode: 0o700 });
       const file = path.join(dir, `${String(m.id).padStart(8, '0')}.eml`);
       const tmp = `${file}.tmp`;
       await fs.writeFile(tmp, info.message as Buffer);

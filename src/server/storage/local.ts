@@ -15,7 +15,7 @@ export class LocalDirectoryStorage implements FileStorage {
 
   constructor(private readonly root: string) {
     this.tempDir = path.join(root, '.tmp');
-    fs.mkdirSync(this.tempDir, { recursive: true });
+    fs.mkdirSync(this.tempDir, { recursive: true, mode: 0o700 });
     this.removeStaleUploads();
   }
 
@@ -43,7 +43,7 @@ export class LocalDirectoryStorage implements FileStorage {
 
   async putFile(key: string, tempPath: string, _contentType: string): Promise<void> {
     const target = this.pathOf(key);
-    await fsp.mkdir(path.dirname(target), { recursive: true });
+    await fsp.mkdir(path.dirname(target), { recursive: true, mode: 0o700 });
     try {
       // Same file system as tempDir: an atomic rename, readers never see a partial file.
       await fsp.rename(tempPath, target);

@@ -23,7 +23,7 @@ export interface ReceivedFile<T> {
  * neither memory nor disk. The caller removes the temp file (see discard) or hands it to storage.
  */
 export async function receiveToTempFile<T>(source: Readable, tempDir: string, maxBytes: number, sniff: (head: Uint8Array) => T | null): Promise<ReceivedFile<T>> {
-  await fsp.mkdir(tempDir, { recursive: true });
+  await fsp.mkdir(tempDir, { recursive: true, mode: 0o700 });
   const tempPath = path.join(tempDir, `${crypto.randomUUID()}.part`);
   let size = 0;
   let head = Buffer.alloc(0);
