@@ -292,6 +292,15 @@ describe('validation of JSON bodies', () => {
     expect(missing.json().detail).toEqual([{ type: 'missing', loc: ['body', 'name'], msg: 'Field required' }]);
   });
 
+  it('treats names that differ only by Unicode normalisation as one name (stored as NFC)', async () => {
+    const composed = 'Caf\u00e9 board';
+    const decomposed = 'Cafe\u0301 board';
+    const first = await w.t.request('POST', '/v0/project/alpha/interfaces', { key: w.a.apiKey, json: { name: decomposed } });
+    expect(first.statusCode).toBe(201);
+    expect(first.json().info.name).toBe(composed);
+    expect((await w.t.request('POST', '/v0/project/alpha/interfaces', { key: w.a.apiKey, json: { name: composed } })).statusCode).toBe(409);
+  });
+
   it('tolerates Content-Type: application/json on a GET and a DELETE without a body', async () => {
     const get = await raw('GET', '/v0/projects', { authorization: `Bearer ${w.a.apiKey}`, 'content-type': 'application/json' });
     expect(get.statusCode).toBe(200);

@@ -12,6 +12,8 @@ export const name = (max: number) =>
   z
     .string()
     .trim()
+    // One spelling per name: "é" typed as one code point or as e + accent is the same name (NFC).
+    .normalize('NFC')
     .min(1, 'Must not be empty.')
     .max(max, `Must be at most ${max} characters.`)
     .refine((s) => !s.includes('\u0000'), 'Must not contain NUL characters.');
