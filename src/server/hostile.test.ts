@@ -237,6 +237,13 @@ describe('validation of JSON bodies', () => {
     ['a name with path traversal', 'POST', '/v0/project', 422, '{"name": "../../etc/passwd"}'],
     ['a 256-character project name', 'POST', '/v0/project', 422, JSON.stringify({ name: 'n'.repeat(256) })],
     ['a 257-character description', 'POST', '/v0/project', 422, JSON.stringify({ name: 'long-desc', description: 'd'.repeat(257) })],
+    [
+      'a row with 501 columns',
+      'POST',
+      '/v0/project/alpha/contexts/ctx/logs',
+      422,
+      JSON.stringify({ entries: [Object.fromEntries(Array.from({ length: 501 }, (_, i) => [`c${i}`, i]))] }),
+    ],
     ['deeply nested JSON (100 000 levels)', 'POST', '/v0/project', 422, `${'['.repeat(100_000)}${']'.repeat(100_000)}`],
     ['deeply nested row entries', 'POST', '/v0/project/alpha/contexts/ctx/logs', 422, `{"entries": [{"run": 5, "deep": ${'{"a":'.repeat(5000)}1${'}'.repeat(5000)}}]}`],
     ['a 20 MB JSON body', 'POST', '/v0/project', 413, JSON.stringify({ name: 'big', description: 'x'.repeat(20 * 1024 * 1024) })],

@@ -86,10 +86,15 @@ export const ContextPath = z.object({ project_name: z.string().min(1), context_n
 
 // ---- Rows ("logs") --------------------------------------------------------------------------
 
+/** Columns one row may have: each becomes part of the context's column list that reads and tiles work with. */
+export const MAX_ROW_COLUMNS = 500;
+
 export const Entries = z
   .record(z.string().max(255, 'Column names must be at most 255 characters.'), z.unknown())
+  .refine((e) => Object.keys(e).length <= MAX_ROW_COLUMNS, `A row may have at most ${MAX_ROW_COLUMNS} columns.`)
   .refine((e) => JSON.stringify(e).length <= 64 * 1024, 'A row must be at most 64 KB of JSON.')
-  .refine((e) => !JSON.stringify(e).includes('\\u0000'), 'Must not contain NUL characters.');
+  .refine((e) => !JSON.stringify(e).includes('\\u0000'), 'Must not contain NUL characters.')
+  .meta({ maxProperties: MAX_ROW_COLUMNS });
 
 export const LogSchema = z.object({ id: z.number().int(), entries: z.record(z.string(), z.unknown()), created_at: Timestamp, updated_at: Timestamp });
 export type Log = z.infer<typeof LogSchema>;
