@@ -108,8 +108,16 @@ test.describe('account', () => {
     await expect(page.getByRole('heading', { name: 'No custom endpoints yet' })).toBeVisible();
   });
 
-  test('create a user for a colleague and see their key once', async ({ page, roster }) => {
+  test('create a user for a colleague and see their key once (administrators only)', async ({ page, roster }) => {
+    const member = await roster.createUser({ name: 'Nat Nonadmin' });
+    await signIn(page, member.api_key, '/account');
+    await expect(page.getByRole('heading', { name: 'Account', level: 1 })).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Create a user' })).toHaveCount(0);
+    await page.goto('/account/create-user');
+    await expect(page.getByText('Only instance administrators create accounts')).toBeVisible();
+
     const admin = await roster.createUser({ name: 'Ada Admin' });
+    await roster.grantAdmin(admin.email);
     await signIn(page, admin.api_key, '/account/create-user');
     const email = `${unique('colleague')}@example.com`;
     await page.getByLabel('E-mail').fill(email);

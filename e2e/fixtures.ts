@@ -27,7 +27,11 @@ async function cli<T>(...args: string[]): Promise<T> {
 let bootstrap: Promise<CreatedUser> | null = null;
 /** One user per worker, made with the CLI, whose key creates the other test users through the API. */
 function bootstrapUser(): Promise<CreatedUser> {
-  bootstrap ??= cli<CreatedUser>('user', 'create', '--email', `${unique('bootstrap')}@example.com`, '--name', 'Fixture Bootstrap');
+  // An instance administrator: only they create accounts for others.
+  bootstrap ??= cli<CreatedUser>('user', 'create', '--email', `${unique('bootstrap')}@example.com`, '--name', 'Fixture Bootstrap').then(async (user) => {
+    await cli('admin', 'grant', '--email', user.email);
+    return user;
+  });
   return bootstrap;
 }
 
@@ -73,6 +77,8 @@ export const test = base.extend<{
     addCredits(email: string, amount: number): Promise<void>;
     /** Revokes the user's personal key; returns the new one. */
     rotateKey(email: string): Promise<string>;
+    /** Makes the user an instance administrator (who may create accounts for others). */
+    grantAdmin(email: string): Promise<void>;
     api(key: string): ReturnType<typeof apiFor>;
   };
 }>({
@@ -88,6 +94,8 @@ export const test = base.extend<{
           email: address,
           name: first,
           last_name: rest.join(' ') || null,
+          // What a CLI-created user starts with (ROSTER_SIGNUP_CREDITS' default).
+          credits: 50,
         });
         return { user_id: created.user_id, email: address, api_key: created.api_key };
       },
@@ -96,6 +104,9 @@ export const test = base.extend<{
         await cli('credits', 'add', '--email', email, '--amount', String(amount));
       },
       rotateKey: async (email) => (await cli<CreatedUser>('key', 'rotate', '--email', email)).api_key,
+      grantAdmin: async (email) => {
+        await cli('admin', 'grant', '--email', email);
+      },
       api: (key) => apiFor(request, key),
     });
   },

@@ -76,6 +76,7 @@ describe('CLI', { timeout: 60_000 }, () => {
     expect(noOrg.code).toBe(2);
     expect(noOrg.stderr).toContain('No organization with id 99999');
 
+    expect(JSON.parse((await cli(dir, 'admin', 'grant', '--email', 'ann@example.com')).stdout)).toMatchObject({ email: 'ann@example.com', is_admin: true });
     const rotated = JSON.parse((await cli(dir, 'key', 'rotate', '--email', 'ann@example.com')).stdout);
     expect(rotated.api_key).not.toBe(user.api_key);
 

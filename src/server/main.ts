@@ -8,7 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
 import { loadConfig, type Config } from './config.ts';
 import { createAccount } from './modules/account/service.ts';
-import { findUserByEmail, rotatePersonalKey } from './modules/users/repository.ts';
+import { findUserByEmail, grantAdmin, rotatePersonalKey } from './modules/users/repository.ts';
 import { createOrganization } from './modules/organizations/service.ts';
 import { accountOf, addCredits, fromMicros, toMicros } from './modules/credits/repository.ts';
 import { email as emailSchema } from '../shared/common.ts';
@@ -21,6 +21,7 @@ const USAGE = `Usage: npm run roster -- <command>
   credits add --email E --amount N                  → {"user_id","email","credits"}
   credits add --org-id ID --amount N                → {"organization_id","name","credits"}
   key rotate --email E                              → {"user_id","email","api_key"} (old key revoked)
+  admin grant --email E                             → {"user_id","email","is_admin"} (may create accounts for others)
   backup --to FILE                                  online copy of the SQLite database → {"file","bytes","migrations"}
   restore --from FILE                               replace the SQLite database with a backup (server stopped)`;
 
@@ -144,6 +145,11 @@ async function runCommand(argv: string[], config: Config): Promise<unknown> {
         const user = await userByEmail(app, parseEmail(required(values, 'email')));
         const apiKey = await rotatePersonalKey(db, user.id, now());
         return { user_id: user.id, email: user.email, api_key: apiKey };
+      }
+      case 'admin grant': {
+        const user = await userByEmail(app, parseEmail(required(values, 'email')));
+        await grantAdmin(db, user.id);
+        return { user_id: user.id, email: user.email, is_admin: true };
       }
       default:
         throw new UsageError(`Unknown command "${command}".`);

@@ -53,6 +53,8 @@ export const CreateWithBusinessInfoInput = z
     email: opt(email()),
     name: opt(name(100)),
     last_name: opt(name(100)),
+    /** With `email` (an administrator creating an account): the new account's starting credits, 0 unless given. */
+    credits: opt(z.number({ error: 'Must be a number of credits.' }).min(0, 'Must be 0 or more.').max(1_000_000, 'Must be at most 1000000.')),
   })
   .superRefine((input, ctx) => {
     if (input.account_type === 'business' && !input.business_info) {

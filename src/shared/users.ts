@@ -32,6 +32,8 @@ export const BasicInfoSchema = z.object({
   discord_id: z.string().nullable(),
   account_type: AccountTypeSchema.nullable(),
   credits: z.number(),
+  /** An instance administrator: may create accounts for other people. */
+  is_admin: z.boolean(),
   key: KeyInfoSchema,
 });
 export type BasicInfo = z.infer<typeof BasicInfoSchema>;

@@ -25,6 +25,8 @@ export interface UserTable {
   account_type: string | null;
   business_info: string | null;
   monthly_spending_cap_micros: number | null;
+  /** 1 for instance administrators (who may create other people's accounts). */
+  is_admin: Generated<number>;
   created_at: string;
   updated_at: string;
 }

@@ -119,7 +119,8 @@ const cases: Case[] = [
     name: 'POST /v0/user/create-with-business-info (create user)',
     status: 200,
     async setup(t) {
-      const users = [await t.user(), await t.user()];
+      // Creating accounts for others is for instance administrators: both callers are.
+      const users = [await t.user({ admin: true }), await t.user({ admin: true })];
       const bodies = {
         a: { account_type: 'individual', email: 'created-a@example.com', name: 'Ann' },
         b: {

@@ -54,12 +54,12 @@ export async function makeTestApp(overrides: Partial<Config> = {}, options: { sh
   // A shared app (one per describe, for suites of many small read-only cases) is closed by its owner.
   if (!options.shared) open.push({ app, drop: database.drop });
 
-  async function user(opts: { credits?: number; email?: string; first?: string; last?: string } = {}): Promise<TestUser> {
+  async function user(opts: { credits?: number; email?: string; first?: string; last?: string; admin?: boolean } = {}): Promise<TestUser> {
     counter += 1;
     const email = opts.email ?? `user${counter}-${Date.now()}@example.com`;
     const { userId, apiKey } = await createAccount(
       app.deps.db,
-      { email, firstName: opts.first ?? `First${counter}`, lastName: opts.last ?? 'Tester', creditsMicros: toMicros(opts.credits ?? 50) },
+      { email, firstName: opts.first ?? `First${counter}`, lastName: opts.last ?? 'Tester', creditsMicros: toMicros(opts.credits ?? 50), admin: opts.admin },
       clock.now(),
     );
     return { userId, email, apiKey };

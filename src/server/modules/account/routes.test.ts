@@ -27,6 +27,36 @@ describe('POST /v0/user/create-with-business-info', () => {
     expect(JSON.parse(row.business_info!)).toMatchObject({ business_name: 'Acme Robotics', tax_exempt: false, business_address: { country: 'US' } });
   });
 
+  it('lets only instance administrators create accounts, with credits only when they give them (security review, medium 3)', async () => {
+    const t = await makeTestApp();
+    const first = await t.user();
+    const other = await t.user();
+    expect((await t.request('GET', '/v0/user/basic-info', { key: first.apiKey })).json().is_admin).toBe(true);
+    expect((await t.request('GET', '/v0/user/basic-info', { key: other.apiKey })).json().is_admin).toBe(false);
+    const refused = await t.request('POST', '/v0/user/create-with-business-info', {
+      key: other.apiKey,
+      json: { account_type: 'individual', email: 'minted@example.com' },
+    });
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json()).toEqual({ detail: 'Only instance administrators can create accounts for other people.' });
+    expect(await t.db.selectFrom('users').select('id').where('email', '=', 'minted@example.com').executeTakeFirst()).toBeUndefined();
+    // Classifying one's own account stays open to everyone.
+    expect((await t.request('POST', '/v0/user/create-with-business-info', { key: other.apiKey, json: { account_type: 'individual', email: null } })).statusCode).toBe(
+      200,
+    );
+
+    const create = (email: string, credits?: number) =>
+      t.request('POST', '/v0/user/create-with-business-info', {
+        key: first.apiKey,
+        json: { account_type: 'individual', email, ...(credits === undefined ? {} : { credits }) },
+      });
+    const plain = (await create('plain@example.com')).json();
+    expect((await t.request('GET', '/v0/user/basic-info', { key: plain.api_key })).json()).toMatchObject({ credits: 0, is_admin: false });
+    const funded = (await create('funded@example.com', 25)).json();
+    expect((await t.request('GET', '/v0/user/basic-info', { key: funded.api_key })).json().credits).toBe(25);
+    expect((await create('negative@example.com', -1)).statusCode).toBe(422);
+  });
+
   it('refuses a duplicate e-mail with 400, including two at once', async () => {
     const t = await makeTestApp();
     const admin = await t.user();

@@ -5,7 +5,7 @@ import { route } from '../../http/route.ts';
 import { fromMicros, toMicros } from '../credits/repository.ts';
 import { classifyUser } from '../users/repository.ts';
 import * as account from './repository.ts';
-import { businessInfoOf, deleteAccount as deleteAccountOf, signUp } from './service.ts';
+import { businessInfoOf, createAccountFor, deleteAccount as deleteAccountOf } from './service.ts';
 
 export function accountRoutes(app: FastifyInstance): void {
   route(app, createUserWithBusinessInfo, async ({ principal, body, deps, idempotency }) => {
@@ -28,9 +28,10 @@ export function accountRoutes(app: FastifyInstance): void {
       lastName: body.last_name ?? null,
       accountType: body.account_type,
       businessInfo,
-      creditsMicros: toMicros(deps.config.signupCredits),
+      // Credits only when the administrator asks for them.
+      creditsMicros: toMicros(body.credits ?? 0),
     };
-    return created(await signUp(deps.db, input, deps.now(), (tx, user) => idempotency.record(tx, created(user))));
+    return created(await createAccountFor(deps.db, principal.userId, input, deps.now(), (tx, user) => idempotency.record(tx, created(user))));
   });
 
   route(app, getSpendingLimit, async ({ principal, deps }) => ({

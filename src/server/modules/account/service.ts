@@ -3,12 +3,12 @@ import type { Blocker, CreateWithBusinessInfoInput } from '../../../shared/accou
 import type { Conn } from '../../db/connection.ts';
 import type { Deps } from '../../deps.ts';
 import { isUniqueViolation } from '../../db/unique-violation.ts';
-import { badRequestError } from '../../domain-errors.ts';
+import { badRequestError, forbiddenError } from '../../domain-errors.ts';
 import { deletePersonalAssistantsOf } from '../assistants/service.ts';
 import { deletePersonalCustomEndpoints } from '../custom-endpoints/repository.ts';
 import { deletePersonalProjects } from '../projects/repository.ts';
 import { createStarterProject } from '../tiles/starter.ts';
-import { deleteUser, findUser, findUserByEmail, insertUser, type NewUser } from '../users/repository.ts';
+import { deleteUser, findUser, findUserByEmail, hasAnyUser, insertUser, isAdmin, type NewUser } from '../users/repository.ts';
 import { deletionBlockers } from './repository.ts';
 
 const DUPLICATE_EMAIL = 'A user with this email already exists.';
@@ -25,20 +25,27 @@ export async function createAccount(
   beforeCommit?: (tx: Conn, created: { userId: string; apiKey: string }) => Promise<void>,
 ): Promise<{ userId: string; apiKey: string }> {
   return db.transaction().execute(async (tx) => {
-    const created = await insertUser(tx, input, now);
+    // The first person of an instance administers it.
+    const created = await insertUser(tx, { ...input, admin: input.admin || !(await hasAnyUser(tx)) }, now);
     await createStarterProject(tx, created.userId, now);
     await beforeCommit?.(tx, created);
     return created;
   });
 }
 
-/** Signs a new user up (semantics.md §4): refused with the spec's 400 when the e-mail is taken, even by a concurrent request. */
-export async function signUp(
+/**
+ * An administrator creates someone's account (semantics.md §4): refused to anyone else (any key could
+ * otherwise mint accounts and their credits without end), and with the spec's 400 when the e-mail is
+ * taken, even by a concurrent request.
+ */
+export async function createAccountFor(
   db: Conn,
+  adminId: string,
   input: NewUser & { email: string },
   now: Date,
   beforeCommit: (tx: Conn, created: { userId: string; apiKey: string }) => Promise<void>,
 ): Promise<{ userId: string; apiKey: string }> {
+  if (!(await isAdmin(db, adminId))) throw forbiddenError('Only instance administrators can create accounts for other people.');
   if (await findUserByEmail(db, input.email)) throw badRequestError(DUPLICATE_EMAIL);
   try {
     return await createAccount(db, input, now, beforeCommit);

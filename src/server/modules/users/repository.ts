@@ -11,6 +11,8 @@ export interface NewUser {
   accountType?: string | null;
   businessInfo?: unknown;
   creditsMicros: number;
+  /** An instance administrator (may create other people's accounts). */
+  admin?: boolean;
 }
 
 /**
@@ -38,6 +40,7 @@ export async function insertUser(tx: Conn, input: NewUser, now: Date): Promise<{
       account_type: input.accountType ?? null,
       business_info: input.businessInfo == null ? null : JSON.stringify(input.businessInfo),
       monthly_spending_cap_micros: null,
+      is_admin: input.admin ? 1 : 0,
       created_at: at,
       updated_at: at,
     })
@@ -106,4 +109,19 @@ export async function classifyUser(
 /** Deletes the user; their keys and memberships go by cascade (account deletion, after its other steps). */
 export async function deleteUser(db: Conn, userId: string): Promise<void> {
   await db.deleteFrom('users').where('id', '=', userId).execute();
+}
+
+/** Whether the instance has any user yet (its first one becomes an administrator). */
+export async function hasAnyUser(db: Conn): Promise<boolean> {
+  return !!(await db.selectFrom('users').select('id').limit(1).executeTakeFirst());
+}
+
+export async function isAdmin(db: Conn, userId: string): Promise<boolean> {
+  const row = await db.selectFrom('users').select('is_admin').where('id', '=', userId).executeTakeFirst();
+  return row?.is_admin === 1;
+}
+
+/** Makes the user an instance administrator (CLI `admin grant`). */
+export async function grantAdmin(db: Conn, userId: string): Promise<void> {
+  await db.updateTable('users').set({ is_admin: 1 }).where('id', '=', userId).execute();
 }

@@ -25,6 +25,7 @@ export function usersRoutes(app: FastifyInstance): void {
       discord_id: user.discord_id,
       account_type: user.account_type as AccountType | null,
       credits: fromMicros(credits ?? 0),
+      is_admin: user.is_admin === 1,
       key: {
         kind: principal.keyKind,
         prefix: principal.keyPrefix,

@@ -66,9 +66,11 @@ export function AccountPage() {
         title="Account"
         description="Your profile, classification, spending limit and API key."
         actions={
-          <Button component={Link} to="/account/create-user" variant="light">
-            Create a user
-          </Button>
+          data.is_admin && (
+            <Button component={Link} to="/account/create-user" variant="light">
+              Create a user
+            </Button>
+          )
         }
       />
       <Stack gap="lg">

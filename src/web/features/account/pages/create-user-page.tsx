@@ -1,17 +1,41 @@
-import { Button, Paper, Stack, Text } from '@mantine/core';
+import { Alert, Button, NumberInput, Paper, Skeleton, Stack } from '@mantine/core';
 import { useState } from 'react';
+import { ErrorAlert } from '../../../components/error-alert.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
 import { SecretReveal } from '../../../components/secret-reveal.tsx';
+import { useMe } from '../../../lib/use-me.ts';
 import { useCreateWithBusinessInfo } from '../api.ts';
 import { BusinessForm } from '../components/business-form.tsx';
 
-/** Onboarding a colleague: their account with its classification; their key is shown once. */
+/** Onboarding a colleague (instance administrators only): their account with its classification; their key is shown once. */
 export function CreateUserPage() {
+  const me = useMe();
   const create = useCreateWithBusinessInfo();
   const [created, setCreated] = useState<{ email: string; key: string } | null>(null);
+  const [credits, setCredits] = useState<number>(0);
+  const header = <PageHeader title="Create a user" description="Create an account for a colleague. Their API key is shown once: hand it over securely." />;
+  if (me.isPending) {
+    return (
+      <>
+        {header}
+        <Skeleton height={240} maw={880} />
+      </>
+    );
+  }
+  if (me.isError) return <ErrorAlert error={me.error} onRetry={() => void me.refetch()} />;
+  if (!me.data.is_admin) {
+    return (
+      <>
+        {header}
+        <Alert color="yellow" title="Only instance administrators create accounts" maw={880}>
+          Ask an administrator of this Roster instance to create the account, or to make you an administrator (npm run roster -- admin grant --email you@example.com).
+        </Alert>
+      </>
+    );
+  }
   return (
     <>
-      <PageHeader title="Create a user" description="Create an account for a colleague. Their API key is shown once: hand it over securely." />
+      {header}
       <Stack gap="lg" maw={880}>
         {created && (
           <Stack gap="xs">
@@ -24,18 +48,27 @@ export function CreateUserPage() {
           </Stack>
         )}
         <Paper withBorder radius="md" p="lg">
-          <BusinessForm
-            withIdentity
-            submitLabel="Create user"
-            onSubmit={async (values) => {
-              const result = await create.mutateAsync(values);
-              if (result.api_key) setCreated({ email: values.email ?? '', key: result.api_key });
-            }}
-          />
+          <Stack gap="md">
+            <NumberInput
+              label="Starting credits"
+              description="Credits the new account starts with (0 unless you give some)."
+              min={0}
+              max={1_000_000}
+              allowNegative={false}
+              value={credits}
+              onChange={(value) => setCredits(typeof value === 'number' ? value : 0)}
+              maw={240}
+            />
+            <BusinessForm
+              withIdentity
+              submitLabel="Create user"
+              onSubmit={async (values) => {
+                const result = await create.mutateAsync({ ...values, credits });
+                if (result.api_key) setCreated({ email: values.email ?? '', key: result.api_key });
+              }}
+            />
+          </Stack>
         </Paper>
-        <Text size="sm" c="dimmed">
-          New users start with the sign-up credits of this deployment.
-        </Text>
       </Stack>
     </>
   );
