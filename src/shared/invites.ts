@@ -6,6 +6,12 @@ export const INVITE_MAX_DAYS = 30;
 export const INVITE_DEFAULT_DAYS = 7;
 /** Invites (and re-invites) one organization may send per hour. */
 export const INVITES_PER_HOUR = 50;
+/** Invite mails one person may cause per hour, across every organization they can invite in. */
+export const INVITES_PER_SENDER_PER_HOUR = 100;
+/** Invite mails one address may receive per hour, from every organization together. */
+export const INVITES_PER_ADDRESS_PER_HOUR = 5;
+/** Invite mails the whole instance sends per hour. */
+export const INVITES_PER_INSTANCE_PER_HOUR = 1000;
 
 /** 12. POST /v0/organizations/{organization_id}/invites */
 export const InviteInput = z.object({

@@ -16,6 +16,18 @@ export interface OutgoingMail {
  */
 export async function enqueueMail(tx: Conn, mail: OutgoingMail, now: Date): Promise<number> {
   const at = now.toISOString();
+  if (mail.reference) {
+    // A mail about the same thing still waiting to go (a re-invite): it goes out once, with the new content.
+    const waiting = await tx
+      .updateTable('mail_outbox')
+      .set({ to_address: mail.to, subject: mail.subject, text_body: mail.text, html_body: mail.html ?? null, next_attempt_at: at })
+      .where('reference', '=', mail.reference)
+      .where('status', '=', 'pending')
+      .where('attempts', '=', 0)
+      .returning('id')
+      .executeTakeFirst();
+    if (waiting) return waiting.id;
+  }
   const row = await tx
     .insertInto('mail_outbox')
     .values({
@@ -35,4 +47,16 @@ export async function enqueueMail(tx: Conn, mail: OutgoingMail, now: Date): Prom
     .returning('id')
     .executeTakeFirstOrThrow();
   return row.id;
+}
+
+/** Whether a mail about `reference` is queued and not tried yet (enqueueMail would replace it). */
+export async function hasWaitingMail(db: Conn, reference: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('mail_outbox')
+    .select('id')
+    .where('reference', '=', reference)
+    .where('status', '=', 'pending')
+    .where('attempts', '=', 0)
+    .executeTakeFirst();
+  return !!row;
 }

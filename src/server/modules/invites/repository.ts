@@ -83,13 +83,22 @@ export async function readInvite(db: Conn, id: string, token: string | null = nu
 }
 
 /** Mail an organization queued since `since`: how much, and when the oldest of it was queued. */
-export async function mailQueuedSince(db: Conn, organizationId: number, since: Date): Promise<{ count: number; oldest: Date | null }> {
-  const row = await db
-    .selectFrom('mail_outbox')
-    .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.min('created_at').as('oldest')])
-    .where('organization_id', '=', organizationId)
-    .where('created_at', '>', since.toISOString())
-    .executeTakeFirstOrThrow();
+/** Who a count of queued invite mails is about: one organization, one sender, one address, or all. */
+export type MailScope = { organizationId: number } | { senderId: string } | { address: string } | 'instance';
+
+/** Invite mails queued since `since` in the scope, and when the oldest of them was queued. */
+export async function mailQueuedSince(db: Conn, scope: MailScope, since: Date): Promise<{ count: number; oldest: Date | null }> {
+  let query = db
+    .selectFrom('mail_outbox as m')
+    .innerJoin('invites as i', 'i.id', 'm.reference')
+    .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.min('m.created_at').as('oldest')])
+    .where('m.created_at', '>', since.toISOString());
+  if (scope !== 'instance') {
+    if ('organizationId' in scope) query = query.where('m.organization_id', '=', scope.organizationId);
+    else if ('senderId' in scope) query = query.where('i.invited_by_user_id', '=', scope.senderId);
+    else query = query.where('m.to_address', '=', scope.address);
+  }
+  const row = await query.executeTakeFirstOrThrow();
   return { count: Number(row.n), oldest: row.oldest ? new Date(String(row.oldest)) : null };
 }
 

@@ -126,6 +126,26 @@ describe('12. invite user', () => {
     expect((await t.request('POST', s.url, { key: s.org.ownerKey, json: { email: 'p50@example.com' } })).statusCode).toBe(201);
   });
 
+  it('throwaway organizations cannot flood one inbox: at most 5 invite mails to an address per hour, and one waiting mail per invite (security review, medium 5)', async () => {
+    const t = await makeTestApp();
+    const sender = await t.user();
+    const orgs = [];
+    for (let i = 0; i < 6; i++) orgs.push(await t.org(sender, `Throwaway ${i}`));
+    const invite = (org: (typeof orgs)[number]) =>
+      t.request('POST', `/v0/organizations/${org.organizationId}/invites`, { key: sender.apiKey, json: { email: 'victim@example.com' } });
+    for (const org of orgs.slice(0, 5)) expect((await invite(org)).statusCode).toBe(201);
+    const over = await invite(orgs[5]);
+    expect(over.statusCode).toBe(429);
+    expect(over.json().detail).toBe('At most 5 invites to one address per hour. Try again later.');
+    expect(Number(over.headers['retry-after'])).toBeGreaterThan(0);
+    // Re-inviting while the first mail still waits replaces it: still one mail per organization and address.
+    expect((await invite(orgs[0])).statusCode).toBe(201);
+    const mails = await t.db.selectFrom('mail_outbox').select('reference').where('to_address', '=', 'victim@example.com').execute();
+    expect(mails).toHaveLength(5);
+    t.clock.advance(3_600_001);
+    expect((await invite(orgs[5])).statusCode).toBe(201);
+  });
+
   it('a Viewer or Member cannot invite; an admin’s personal key may', async () => {
     const t = await makeTestApp();
     const s = await setup(t);

@@ -1,9 +1,16 @@
-import { INVITES_PER_HOUR, type AcceptedInvite, type Invite } from '../../../shared/invites.ts';
+import {
+  INVITES_PER_ADDRESS_PER_HOUR,
+  INVITES_PER_HOUR,
+  INVITES_PER_INSTANCE_PER_HOUR,
+  INVITES_PER_SENDER_PER_HOUR,
+  type AcceptedInvite,
+  type Invite,
+} from '../../../shared/invites.ts';
 import { generateToken } from '../../auth/keys.ts';
 import type { Conn } from '../../db/connection.ts';
 import { isUniqueViolation } from '../../db/unique-violation.ts';
 import { badRequestError, conflictError, forbiddenError, notFoundError, rateLimited } from '../../domain-errors.ts';
-import { enqueueMail } from '../../mail/outbox.ts';
+import { enqueueMail, hasWaitingMail } from '../../mail/outbox.ts';
 import { findMembership, findMembershipByEmail, insertMembership } from '../organizations/repository.ts';
 import { resolveAssignableRole } from '../organizations/service.ts';
 import { findUser } from '../users/repository.ts';
@@ -16,6 +23,7 @@ import {
   insertInvite,
   listInvitesFor,
   mailQueuedSince,
+  type MailScope,
   readInvite,
   refreshInvite,
   toInvite,
@@ -35,12 +43,23 @@ export interface InviteRequest {
   publicUrl: string;
 }
 
-/** Refuses past the organization's hourly quota, saying when the oldest invite of the hour ages out. */
-async function checkHourlyQuota(tx: Conn, organizationId: number, now: Date): Promise<void> {
-  const { count, oldest } = await mailQueuedSince(tx, organizationId, new Date(now.getTime() - HOUR));
-  if (count < INVITES_PER_HOUR) return;
+/** Refuses past one hourly quota, saying when the oldest mail of the hour ages out. */
+async function checkQuota(tx: Conn, scope: MailScope, limit: number, what: string, now: Date): Promise<void> {
+  const { count, oldest } = await mailQueuedSince(tx, scope, new Date(now.getTime() - HOUR));
+  if (count < limit) return;
   const retryAfter = Math.max(1, Math.ceil(((oldest ?? now).getTime() + HOUR - now.getTime()) / 1000));
-  throw rateLimited(`At most ${INVITES_PER_HOUR} invites per organization per hour. Try again later.`, retryAfter);
+  throw rateLimited(`At most ${limit} invites ${what} per hour. Try again later.`, retryAfter);
+}
+
+/**
+ * Invite mail is limited per organization, per sender and per recipient address (so throwaway
+ * organizations cannot flood an inbox), and per instance.
+ */
+async function checkHourlyQuotas(tx: Conn, request: InviteRequest, now: Date): Promise<void> {
+  await checkQuota(tx, { organizationId: request.organizationId }, INVITES_PER_HOUR, 'per organization', now);
+  await checkQuota(tx, { senderId: request.invitedBy }, INVITES_PER_SENDER_PER_HOUR, 'from one person', now);
+  await checkQuota(tx, { address: request.email }, INVITES_PER_ADDRESS_PER_HOUR, 'to one address', now);
+  await checkQuota(tx, 'instance', INVITES_PER_INSTANCE_PER_HOUR, 'on this instance', now);
 }
 
 /**
@@ -53,8 +72,10 @@ export async function sendInvite(db: Conn, request: InviteRequest, now: Date, be
   const roleId = resolveAssignableRole(request.role_id, request.role_name);
   const attempt = () =>
     db.transaction().execute(async (tx) => {
-      await checkHourlyQuota(tx, organizationId, now);
       if (await findMembershipByEmail(tx, organizationId, email)) throw conflictError('User is already a member of this organization.');
+      const pending = await findPendingInvite(tx, organizationId, email);
+      // A re-invite whose mail has not gone yet replaces that mail (enqueueMail): it sends nothing more.
+      if (!pending || !(await hasWaitingMail(tx, pending.id))) await checkHourlyQuotas(tx, request, now);
       const token = generateToken();
       const terms = {
         roleId,
@@ -62,7 +83,6 @@ export async function sendInvite(db: Conn, request: InviteRequest, now: Date, be
         invitedBy: request.invitedBy,
         expiresAt: new Date(now.getTime() + request.days * 24 * HOUR).toISOString(),
       };
-      const pending = await findPendingInvite(tx, organizationId, email);
       let id: string;
       if (pending) {
         id = pending.id;
