@@ -13,13 +13,13 @@ export const blankToNull = (v: unknown) => (typeof v === 'string' && v.trim() ==
  * `<TextInput label="Surname" {...textField(form, 'surname')} />`. Pass `{ blank: 'keep' }` for a field
  * whose schema wants the text as typed (a required name).
  */
-export function textField<T extends FieldValues>(form: UseFormReturn<T, any, any>, name: FieldPath<T>, options: { blank?: 'null' | 'keep' } = {}) {
+export function textField<T extends FieldValues>(form: UseFormReturn<T, unknown, unknown>, name: FieldPath<T>, options: { blank?: 'null' | 'keep' } = {}) {
   const registered = form.register(name, options.blank === 'keep' ? {} : { setValueAs: blankToNull });
   return { ...registered, error: (get(form.formState.errors, name) as FieldError | undefined)?.message };
 }
 
 interface Bound<T extends FieldValues> {
-  control: Control<T, any, any>;
+  control: Control<T, unknown, unknown>;
   name: FieldPath<T>;
 }
 
