@@ -68,7 +68,8 @@ async function load(name: string, opts: autocannon.Options): Promise<LoadResult>
   };
 }
 
-async function cli(dataDir: string, ...args: string[]): Promise<Record<string, any>> {
+/** Runs the roster CLI; `T` is the JSON it prints. */
+async function cli<T>(dataDir: string, ...args: string[]): Promise<T> {
   const child = spawn(process.execPath, [path.join(root, 'scripts/roster.mjs'), ...args], {
     cwd: root,
     env: { ...process.env, ROSTER_DATA_DIR: dataDir, ROSTER_LOG_LEVEL: 'silent' },
@@ -82,7 +83,7 @@ async function cli(dataDir: string, ...args: string[]): Promise<Record<string, a
 
 /** A JSON client for setting data up; throws with the answer on non-2xx. */
 function client(base: string, key: string) {
-  return async <T = any>(method: string, url: string, body?: unknown): Promise<T> => {
+  return async <T = unknown>(method: string, url: string, body?: unknown): Promise<T> => {
     const res = await fetch(base + url, {
       method,
       headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
@@ -152,8 +153,8 @@ async function main() {
   const skipped: string[] = [];
   let peakRss = 0;
 
-  const user = await cli(dataDir, 'user', 'create', '--email', 'bench@example.com', '--name', 'Bench User', '--credits', '100000000');
-  const org = await cli(dataDir, 'org', 'create', '--owner-email', 'bench@example.com', '--name', 'Bench Org');
+  const user = await cli<{ api_key: string }>(dataDir, 'user', 'create', '--email', 'bench@example.com', '--name', 'Bench User', '--credits', '100000000');
+  const org = await cli<{ api_key: string; organization_id: number }>(dataDir, 'org', 'create', '--owner-email', 'bench@example.com', '--name', 'Bench Org');
   const server = await start(
     [path.join(root, 'scripts/roster.mjs'), 'serve'],
     // Limits stay on (their cost is part of each request) but high enough not to answer 429.
@@ -298,7 +299,7 @@ async function scaleFigures(api: ReturnType<typeof client>, get: ReturnType<type
     const second = await timed(() => api('POST', '/v0/project/bench-rows/contexts/big/commit', { commit_message: '10 rows changed' }), 1);
     record('commit of a 100 000-row context (first)', first, 2000);
     record('commit of a 100 000-row context (10 changed)', second, 2000);
-    const commits = await api<any>('GET', '/v0/project/bench-rows/contexts/big/commits');
+    const commits = await api<{ commit_hash: string }[] | { commits?: { commit_hash: string }[] }>('GET', '/v0/project/bench-rows/contexts/big/commits');
     const list: { commit_hash: string }[] = Array.isArray(commits) ? commits : (commits.commits ?? []);
     const base = list[list.length - 1]!.commit_hash;
     const head = list[0]!.commit_hash;

@@ -1,3 +1,5 @@
+import type { ResponseOf } from '../src/shared/operation.ts';
+import type { createAssistant, getAssistant, updateAssistantConfig } from '../src/shared/operations/assistants.ts';
 import { checkA11y, expect, signIn, test, unique } from './fixtures.ts';
 
 test.describe('account', () => {
@@ -28,8 +30,8 @@ test.describe('account', () => {
     const api = roster.api(user.api_key);
     // A cap is configuration (operation 2), set after hiring.
     const hire = async (first_name: string, surname: string, cap: number) => {
-      const { agent_id } = (await api.post('/v0/assistant', { first_name, surname })).info;
-      return (await api.patch(`/v0/assistant/${agent_id}/config`, { monthly_spending_cap: cap })).info;
+      const { agent_id } = (await api.post<ResponseOf<typeof createAssistant>>('/v0/assistant', { first_name, surname })).info;
+      return (await api.patch<ResponseOf<typeof updateAssistantConfig>>(`/v0/assistant/${agent_id}/config`, { monthly_spending_cap: cap })).info;
     };
     const high = await hire('Hugo', 'High', 120);
     const low = await hire('Lena', 'Low', 20);
@@ -43,8 +45,8 @@ test.describe('account', () => {
     await expect(saved).toContainText('1 assistant was capped to the new limit.');
     await expect(section.getByText('$50.00 per month')).toBeVisible();
     await checkA11y(page);
-    expect((await api.get(`/v0/assistant/${high.agent_id}`)).info.monthly_spending_cap).toBe(50);
-    expect((await api.get(`/v0/assistant/${low.agent_id}`)).info.monthly_spending_cap).toBe(20);
+    expect((await api.get<ResponseOf<typeof getAssistant>>(`/v0/assistant/${high.agent_id}`)).info.monthly_spending_cap).toBe(50);
+    expect((await api.get<ResponseOf<typeof getAssistant>>(`/v0/assistant/${low.agent_id}`)).info.monthly_spending_cap).toBe(20);
     await saved.getByRole('link', { name: 'See your assistants' }).click();
     await expect(page).toHaveURL(/\/assistants$/);
     await expect(page.getByText('Hugo High')).toBeVisible();

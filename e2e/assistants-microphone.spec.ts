@@ -1,3 +1,5 @@
+import type { ResponseOf } from '../src/shared/operation.ts';
+import type { listVoices } from '../src/shared/operations/voices.ts';
 import { checkA11y, expect, signIn, test, unique } from './fixtures.ts';
 
 // Chromium's fake microphone (a beeping tone) and auto-accepted permission prompt: recording runs for real.
@@ -37,8 +39,8 @@ test('clone a voice recorded with the microphone, listened to before upload', as
   await expect(dialog).toBeHidden();
   const row = page.getByRole('row', { name: new RegExp(voiceName) });
   await expect(row.getByText('Clone')).toBeVisible();
-  const voices = (await roster.api(user.api_key).get('/v0/assistant/voice')).info as { name: string; sample_url: string }[];
-  const sample = voices.find((v) => v.name === voiceName)!.sample_url;
+  const voices = (await roster.api(user.api_key).get<ResponseOf<typeof listVoices>>('/v0/assistant/voice')).info;
+  const sample = voices.find((v) => v.name === voiceName)!.sample_url!;
   const res = await page.request.get(sample);
   expect(res.status()).toBe(200);
   expect(res.headers()['content-type']).toMatch(/^audio\/webm/);

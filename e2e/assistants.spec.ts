@@ -1,3 +1,7 @@
+import type { ResponseOf } from '../src/shared/operation.ts';
+import type { createAssistant, getAssistant } from '../src/shared/operations/assistants.ts';
+import type { getCredits } from '../src/shared/operations/credits.ts';
+import type { addMember } from '../src/shared/operations/organizations.ts';
 import { checkA11y, expect, signIn, test, unique } from './fixtures.ts';
 import { pngImage, wavTone } from './media-files.ts';
 
@@ -70,7 +74,7 @@ test.describe('assistants', () => {
     await expect(page.getByRole('heading', { level: 1, name: fullName })).toBeVisible();
     await expect(page).toHaveURL(/\/assistants\/\d+$/);
     const id = Number(new URL(page.url()).pathname.split('/').pop());
-    expect((await api.get('/v0/credits')).credits).toBe(40);
+    expect((await api.get<ResponseOf<typeof getCredits>>('/v0/credits')).credits).toBe(40);
 
     // The list shows it with its photo, time zone, voice, limit and parallelism.
     await page.getByRole('navigation').getByRole('link', { name: 'Assistants' }).click();
@@ -105,7 +109,7 @@ test.describe('assistants', () => {
     await page.getByRole('button', { name: 'Save changes' }).click();
     expect((await patch).postDataJSON()).toEqual({ timezone: 'Asia/Tokyo', weekly_limit: 35 });
     await expect(page.getByText('No unsaved changes.')).toBeVisible();
-    const saved = (await api.get(`/v0/assistant/${id}`)).info;
+    const saved = (await api.get<ResponseOf<typeof getAssistant>>(`/v0/assistant/${id}`)).info;
     expect(saved).toMatchObject({ timezone: 'Asia/Tokyo', weekly_limit: 35, max_parallel: 3, about: 'Writes the first programs.', first_name: 'Ada' });
 
     // The voice is in use: deleting it is refused, and the page says by whom.
@@ -153,7 +157,7 @@ test.describe('assistants', () => {
     const user = await roster.createUser({ name: 'Cap Tester', credits: 20 });
     const api = roster.api(user.api_key);
     await api.put('/v0/user/spending-limit', { monthly_spending_cap: 200 });
-    const { info } = await api.post('/v0/assistant', { first_name: 'Capped', about: 'Keeps its about', create_infra: false });
+    const { info } = await api.post<ResponseOf<typeof createAssistant>>('/v0/assistant', { first_name: 'Capped', about: 'Keeps its about', create_infra: false });
     await signIn(page, user.api_key, `/assistants/${info.agent_id}`);
     await expect(page.getByText('It cannot exceed your account limit of $200.00 per month.')).toBeVisible();
     // The account limit drops after the page loaded: the server has the last word.
@@ -170,19 +174,25 @@ test.describe('assistants', () => {
     await page.getByRole('button', { name: 'Save changes' }).click();
     expect((await patch).postDataJSON()).toEqual({ about: null });
     await expect(page.getByText('No unsaved changes.')).toBeVisible();
-    expect((await api.get(`/v0/assistant/${info.agent_id}`)).info).toMatchObject({ about: null, first_name: 'Capped', monthly_spending_cap: null });
+    expect((await api.get<ResponseOf<typeof getAssistant>>(`/v0/assistant/${info.agent_id}`)).info).toMatchObject({
+      about: null,
+      first_name: 'Capped',
+      monthly_spending_cap: null,
+    });
   });
 
   test('change the photo of a hired assistant, then delete it after confirming', async ({ page, roster }) => {
     const user = await roster.createUser({ name: 'Dora Deleter', credits: 20 });
-    const { info } = await roster.api(user.api_key).post('/v0/assistant', { first_name: 'Temp', surname: 'Worker', create_infra: false });
+    const { info } = await roster
+      .api(user.api_key)
+      .post<ResponseOf<typeof createAssistant>>('/v0/assistant', { first_name: 'Temp', surname: 'Worker', create_infra: false });
     await signIn(page, user.api_key, `/assistants/${info.agent_id}`);
     const photoSection = page.getByRole('region', { name: 'Photo' });
     await expect(photoSection.getByText('No photo yet.')).toBeVisible();
     await photoSection.getByLabel('Photo file').setInputFiles({ name: 'new.png', mimeType: 'image/png', buffer: pngImage(120, 240) });
     await photoSection.getByRole('button', { name: 'Crop and upload' }).click();
     await expect(photoSection.getByRole('img', { name: 'Photo of Temp Worker' })).toHaveAttribute('src', /\/v0\/files\//);
-    const attached = (await roster.api(user.api_key).get(`/v0/assistant/${info.agent_id}`)).info.profile_photo as string;
+    const attached = (await roster.api(user.api_key).get<ResponseOf<typeof getAssistant>>(`/v0/assistant/${info.agent_id}`)).info.profile_photo!;
     expect(attached).toMatch(/\/v0\/files\//);
     // The crop is square whatever the source's shape.
     const size = await page.evaluate(async (url) => {
@@ -207,7 +217,9 @@ test.describe('assistants for an organization viewer', () => {
     const owner = await roster.createUser({ name: 'Owen Owner' });
     const viewer = await roster.createUser({ name: 'Vic Viewer' });
     const org = await roster.createOrg({ ownerEmail: owner.email });
-    const added = await roster.api(org.api_key).post(`/v0/organizations/${org.organization_id}/members`, { user_id: viewer.user_id, role_id: 4 });
+    const added = await roster
+      .api(org.api_key)
+      .post<ResponseOf<typeof addMember>>(`/v0/organizations/${org.organization_id}/members`, { user_id: viewer.user_id, role_id: 4 });
     await signIn(page, added.api_key, '/assistants');
     await expect(page.getByRole('heading', { name: 'No assistants yet' })).toBeVisible();
     await expect(page.getByRole('button', { name: 'Hire an assistant' })).toBeDisabled();

@@ -51,7 +51,7 @@ type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
 /** A small JSON client for setting data up through the real API; throws with the `detail` on non-2xx. */
 function apiFor(request: APIRequestContext, key: string) {
-  const call = async <T = any>(method: Method, url: string, body?: unknown): Promise<T> => {
+  const call = async <T = unknown>(method: Method, url: string, body?: unknown): Promise<T> => {
     const res = await request.fetch(url, {
       method: method.toUpperCase(),
       headers: { Authorization: `Bearer ${key}` },
@@ -62,11 +62,11 @@ function apiFor(request: APIRequestContext, key: string) {
     return (text ? JSON.parse(text) : null) as T;
   };
   return {
-    get: <T = any>(url: string) => call<T>('get', url),
-    post: <T = any>(url: string, body?: unknown) => call<T>('post', url, body ?? {}),
-    put: <T = any>(url: string, body?: unknown) => call<T>('put', url, body ?? {}),
-    patch: <T = any>(url: string, body?: unknown) => call<T>('patch', url, body ?? {}),
-    delete: <T = any>(url: string, body?: unknown) => call<T>('delete', url, body),
+    get: <T = unknown>(url: string) => call<T>('get', url),
+    post: <T = unknown>(url: string, body?: unknown) => call<T>('post', url, body ?? {}),
+    put: <T = unknown>(url: string, body?: unknown) => call<T>('put', url, body ?? {}),
+    patch: <T = unknown>(url: string, body?: unknown) => call<T>('patch', url, body ?? {}),
+    delete: <T = unknown>(url: string, body?: unknown) => call<T>('delete', url, body),
   };
 }
 

@@ -1,4 +1,6 @@
 import fs from 'node:fs';
+import type { ResponseOf } from '../src/shared/operation.ts';
+import type { listInterfaces } from '../src/shared/operations/tiles.ts';
 import { checkA11y, expect, signIn, test } from './fixtures.ts';
 
 test.describe('dashboards and tile templates', () => {
@@ -6,7 +8,7 @@ test.describe('dashboards and tile templates', () => {
     const user = await roster.createUser({ name: 'Tile Tester' });
     const api = roster.api(user.api_key);
     // Every new user has the starter project: one interface, one tab, one table tile over Tasks.
-    const [starter] = (await api.get('/v0/project/Starter/interfaces')).info;
+    const [starter] = (await api.get<ResponseOf<typeof listInterfaces>>('/v0/project/Starter/interfaces')).info;
     const tab = starter.tabs[0];
     await api.post(`/v0/tab/${tab.id}/tiles`, {
       name: 'Priorities',
@@ -92,8 +94,8 @@ test.describe('dashboards and tile templates', () => {
       .click();
     await expect(importDialog.getByRole('list', { name: 'Import warnings' })).toContainText('Replaced the existing tile Tasks copy');
     await page.keyboard.press('Escape');
-    const copies = (await api.get('/v0/project/Starter/interfaces')).info[0].tabs.find((t: { name: string }) => t.name === 'Copies');
-    expect(copies.tiles.map((t: { name: string }) => t.name).sort()).toEqual(['Tasks copy', 'Tasks copy (2)']);
+    const copies = (await api.get<ResponseOf<typeof listInterfaces>>('/v0/project/Starter/interfaces')).info[0].tabs.find((t) => t.name === 'Copies');
+    expect(copies?.tiles.map((t) => t.name).sort()).toEqual(['Tasks copy', 'Tasks copy (2)']);
   });
 
   test('the browser checks a pasted template before sending it, and the server reports what does not fit', async ({ page, roster }) => {

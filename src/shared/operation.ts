@@ -62,7 +62,8 @@ export interface Operation<
   idempotent?: boolean;
 }
 
-export type AnyOperation = Operation<any, any, any, any>;
+/** Any operation: the defaults are the widest schemas, and each type parameter is covariant. */
+export type AnyOperation = Operation;
 
 /** Defines an operation, keeping its schemas' exact types for the server and the client. */
 export function operation<
@@ -76,20 +77,21 @@ export function operation<
 
 type Input<S> = S extends z.ZodType ? z.input<S> : undefined;
 type Output<S> = S extends z.ZodType ? z.output<S> : undefined;
+type Schema = z.ZodType | undefined;
 
 /** What a caller sends: the path parameters, query and body as the schemas accept them. */
-export type ParamsOf<O> = O extends Operation<infer P, any, any, any> ? Input<P> : never;
-export type QueryOf<O> = O extends Operation<any, infer Q, any, any> ? Input<Q> : never;
-export type BodyOf<O> = O extends Operation<any, any, infer B, any> ? Input<B> : never;
+export type ParamsOf<O> = O extends Operation<infer P, Schema, Schema, z.ZodType> ? Input<P> : never;
+export type QueryOf<O> = O extends Operation<Schema, infer Q, Schema, z.ZodType> ? Input<Q> : never;
+export type BodyOf<O> = O extends Operation<Schema, Schema, infer B, z.ZodType> ? Input<B> : never;
 /** What a caller receives on success. */
-export type ResponseOf<O> = O extends Operation<any, any, any, infer R> ? z.output<R> : never;
+export type ResponseOf<O> = O extends Operation<Schema, Schema, Schema, infer R> ? z.output<R> : never;
 
 /** What a handler receives, after validation. */
-export type ParsedParams<O> = O extends Operation<infer P, any, any, any> ? Output<P> : never;
-export type ParsedQuery<O> = O extends Operation<any, infer Q, any, any> ? Output<Q> : never;
-export type ParsedBody<O> = O extends Operation<any, any, infer B, any> ? Output<B> : never;
+export type ParsedParams<O> = O extends Operation<infer P, Schema, Schema, z.ZodType> ? Output<P> : never;
+export type ParsedQuery<O> = O extends Operation<Schema, infer Q, Schema, z.ZodType> ? Output<Q> : never;
+export type ParsedBody<O> = O extends Operation<Schema, Schema, infer B, z.ZodType> ? Output<B> : never;
 /** What a handler may return (the response schema's input). */
-export type HandlerResult<O> = O extends Operation<any, any, any, infer R> ? z.input<R> : never;
+export type HandlerResult<O> = O extends Operation<Schema, Schema, Schema, infer R> ? z.input<R> : never;
 
 /** The path with its `{name}` placeholders filled in, each value encoded as one segment. */
 export function fillPath(path: string, params: Record<string, unknown> | undefined): string {

@@ -23,7 +23,7 @@ export interface Principal {
 
 const ALL = new Set<Permission>(PERMISSIONS);
 
-const BEARER = /^Bearer +([A-Za-z0-9_\-]{10,200})$/i; // schemes are case-insensitive (RFC 9110 §11.1)
+const BEARER = /^Bearer +([A-Za-z0-9_-]{10,200})$/i; // schemes are case-insensitive (RFC 9110 §11.1)
 
 const keyLookup = (db: Conn) =>
   db

@@ -1,4 +1,4 @@
-import type { ExpressionBuilder } from 'kysely';
+import { sql, type ExpressionBuilder } from 'kysely';
 import type { Scope } from '../auth/principal.ts';
 
 /**
@@ -7,8 +7,9 @@ import type { Scope } from '../auth/principal.ts';
  * `table` qualifies the columns when the query joins.
  */
 export function inScope(scope: Scope, table?: string) {
-  const col = (c: string) => (table ? `${table}.${c}` : c);
-  return (eb: ExpressionBuilder<any, any>) =>
+  // sql.ref: the column is named at run time, so it cannot be checked against the query's tables.
+  const col = (c: string) => sql.ref(table ? `${table}.${c}` : c);
+  return <DB, TB extends keyof DB>(eb: ExpressionBuilder<DB, TB>) =>
     scope.organizationId === null
       ? eb.and([eb(col('organization_id'), 'is', null), eb(col('user_id'), '=', scope.userId)])
       : eb(col('organization_id'), '=', scope.organizationId);

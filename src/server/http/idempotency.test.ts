@@ -1,8 +1,9 @@
 import type { FastifyReply } from 'fastify';
-import { sql } from 'kysely';
+import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { ROLE_IDS } from '../../shared/roles.ts';
 import type { Principal } from '../auth/principal.ts';
+import type { Database } from '../db/types.ts';
 import { multipart, PNG, WAV } from '../modules/assistants/test-helpers.ts';
 import { addCredits, accountOf, toMicros } from '../modules/credits/repository.ts';
 import { makeTestApp, type TestApp } from '../testing/harness.ts';
@@ -27,8 +28,11 @@ interface Case {
   setup(t: TestApp): Promise<Subject>;
 }
 
-async function count(t: TestApp, table: string, where?: (eb: any) => any): Promise<number> {
-  let query = (t.db as any).selectFrom(table).select(sql<number>`count(*)`.as('n'));
+/** Any table, any column: `count` takes the table by name, so its columns cannot be checked. */
+type Untyped = Record<string, Record<string, unknown>>;
+
+async function count(t: TestApp, table: keyof Database, where?: (eb: ExpressionBuilder<Untyped, string>) => Expression<SqlBool>): Promise<number> {
+  let query = (t.db as unknown as Kysely<Untyped>).selectFrom(table).select(sql<number>`count(*)`.as('n'));
   if (where) query = query.where(where);
   return Number((await query.executeTakeFirstOrThrow()).n);
 }
@@ -456,9 +460,10 @@ describe('Idempotency-Key details', () => {
     expect(res.json().detail[0].msg).toContain('Send one Idempotency-Key header');
     const doc = (await t.request('GET', '/v0/openapi.json')).json();
     const documented: string[] = [];
-    for (const ops of Object.values(doc.paths) as Record<string, any>[]) {
+    type DocumentedOperation = { operationId: string; parameters: { in: string; name: string }[]; responses: Record<string, unknown> };
+    for (const ops of Object.values(doc.paths) as Record<string, DocumentedOperation>[]) {
       for (const op of Object.values(ops)) {
-        if (op.parameters.some((p: any) => p.in === 'header' && p.name === 'Idempotency-Key')) {
+        if (op.parameters.some((p) => p.in === 'header' && p.name === 'Idempotency-Key')) {
           documented.push(op.operationId);
           expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(['409', '422']));
         }

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { AnyOperation, HandlerResult, Operation, ParsedBody, ParsedParams, ParsedQuery } from '../../shared/operation.ts';
+import type { AnyOperation, HandlerResult, ParsedBody, ParsedParams, ParsedQuery } from '../../shared/operation.ts';
 import { authenticate, authorize, type OrganizationAccess, type Principal } from '../auth/principal.ts';
 import type { Deps } from '../deps.ts';
 import { RawJson } from './raw-json.ts';
@@ -62,7 +62,7 @@ export function toFastifyPath(url: string): string {
  * query and body (422), the operation's access rule (401/403/404), idempotency, response validation
  * in tests. Every /v0 route goes through here (app.test.ts checks).
  */
-export function route<O extends Operation<any, any, any, any>>(app: FastifyInstance, op: O, handler: Handler<O>): void {
+export function route<O extends AnyOperation>(app: FastifyInstance, op: O, handler: Handler<O>): void {
   const needsAuth = op.access.kind !== 'public';
   if (op.idempotent && !needsAuth) throw new Error(`${op.operationId}: idempotency keys are per caller, the route needs auth`);
   app.routeRegistry.push(op);

@@ -59,8 +59,8 @@ function countryOptions(): { value: string; label: string }[] {
  * the ISO code the API expects. The flag is decoration: the option's accessible name stays "Germany (DE)".
  */
 export function CountrySelect(props: Omit<SelectProps, 'data'>) {
-  const data = useMemo(countryOptions, []);
-  const flags = useMemo(canShowFlags, []);
+  const data = useMemo(() => countryOptions(), []);
+  const flags = useMemo(() => canShowFlags(), []);
   if (!flags)
     return (
       <Select searchable nothingFoundMessage="No country matches" maxDropdownHeight={280} clearButtonProps={{ 'aria-label': 'Clear country' }} {...props} data={data} />

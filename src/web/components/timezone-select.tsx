@@ -57,7 +57,7 @@ export function browserTimeZone(): string | null {
 
 /** A searchable IANA time-zone picker grouped by area, each zone with its current UTC offset. */
 export function TimezoneSelect(props: Omit<SelectProps, 'data' | 'filter'>) {
-  const base = useMemo(options, []);
+  const base = useMemo(() => options(), []);
   const { value } = props;
   // A zone the server holds that this browser does not list (an alias such as US/Eastern) still shows.
   const data = useMemo(

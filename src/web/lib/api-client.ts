@@ -107,7 +107,8 @@ export type CallOptions<O extends AnyOperation> = (ParamsOf<O> extends undefined
     apiBase?: string;
   };
 
-type Optional<T> = {} extends T ? [options?: T] : [options: T];
+/** The options argument may be left out when none of its fields is required. */
+type Optional<T> = Partial<T> extends T ? [options?: T] : [options: T];
 
 /**
  * Calls an operation of the API (shared/operations): the URL comes from its path and `params`, the

@@ -4,6 +4,8 @@ import { get, useController, type Control, type FieldError, type FieldPath, type
 
 // Mantine inputs bound to a react-hook-form field (from useZodForm): value, change, blur, focus on error
 // and the field's error message come from the form, so a form writes only what the input shows.
+// Each reads `ref` off the field by destructuring: the React Compiler lint takes `field.ref` in JSX for a
+// ref read during render and then flags every `field.*` (facebook/react#34775).
 
 /** Empty text means "not given": held as null, as the schemas take it. */
 export const blankToNull = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? null : v);
@@ -13,24 +15,25 @@ export const blankToNull = (v: unknown) => (typeof v === 'string' && v.trim() ==
  * `<TextInput label="Surname" {...textField(form, 'surname')} />`. Pass `{ blank: 'keep' }` for a field
  * whose schema wants the text as typed (a required name).
  */
-export function textField<T extends FieldValues>(form: UseFormReturn<T, any, any>, name: FieldPath<T>, options: { blank?: 'null' | 'keep' } = {}) {
+export function textField<T extends FieldValues>(form: UseFormReturn<T, unknown, unknown>, name: FieldPath<T>, options: { blank?: 'null' | 'keep' } = {}) {
   const registered = form.register(name, options.blank === 'keep' ? {} : { setValueAs: blankToNull });
   return { ...registered, error: (get(form.formState.errors, name) as FieldError | undefined)?.message };
 }
 
 interface Bound<T extends FieldValues> {
-  control: Control<T, any, any>;
+  control: Control<T, unknown, unknown>;
   name: FieldPath<T>;
 }
 
 /** A number input; an empty (or unparsable) input holds null. */
 export function NumberField<T extends FieldValues>({ control, name, ...props }: Bound<T> & Omit<NumberInputProps, 'value' | 'onChange' | 'name'>) {
   const { field, fieldState } = useController({ control, name });
+  const { ref } = field;
   return (
     <NumberInput
       clampBehavior="none"
       {...props}
-      ref={field.ref}
+      ref={ref}
       name={field.name}
       value={field.value ?? ''}
       onChange={(v) => field.onChange(typeof v === 'number' && Number.isFinite(v) ? v : null)}
@@ -56,10 +59,11 @@ export function SelectField<T extends FieldValues>({
     fromValue?: (value: unknown) => string | null;
   }) {
   const { field, fieldState } = useController({ control, name });
+  const { ref } = field;
   return (
     <Select
       {...props}
-      ref={field.ref}
+      ref={ref}
       name={field.name}
       value={fromValue(field.value)}
       onChange={(v) => field.onChange(toValue(v))}
@@ -72,10 +76,11 @@ export function SelectField<T extends FieldValues>({
 /** A switch; a null value shows as off. */
 export function SwitchField<T extends FieldValues>({ control, name, ...props }: Bound<T> & Omit<SwitchProps, 'checked' | 'onChange' | 'name'>) {
   const { field, fieldState } = useController({ control, name });
+  const { ref } = field;
   return (
     <Switch
       {...props}
-      ref={field.ref}
+      ref={ref}
       name={field.name}
       checked={!!field.value}
       onChange={(e) => field.onChange(e.currentTarget.checked)}

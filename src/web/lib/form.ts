@@ -16,7 +16,7 @@ export type FormValues<S extends z.ZodType> = { [K in keyof z.output<S>]-?: Excl
  * A form whose inputs hold something else than the schema's output (null for "not given", cleaned
  * by a preprocess step) names its values type as the second type argument.
  */
-export function useZodForm<S extends z.ZodType<FieldValues, any>, V extends FieldValues = FormValues<S>>(
+export function useZodForm<S extends z.ZodType<FieldValues, unknown>, V extends FieldValues = FormValues<S>>(
   schema: S,
   options: Omit<UseFormProps<V, unknown, z.output<S>>, 'resolver'> = {},
 ) {

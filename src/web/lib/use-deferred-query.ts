@@ -16,10 +16,18 @@ export function useDeferredQuery<TQueryFnData, TError, TData = TQueryFnData, TQu
   // Only arriving data is deferred: a query gone back to pending (a new key) reads as pending at once.
   if (data === query.data || query.data === undefined) return query;
   if (data === undefined) {
-    return { ...query, data: undefined, error: null, status: 'pending', isPending: true, isSuccess: false, isError: false, isLoading: true } as UseQueryResult<
-      TData,
-      TError
-    >;
+    return withFields(query, { data: undefined, error: null, status: 'pending', isPending: true, isSuccess: false, isError: false, isLoading: true } as Partial<
+      UseQueryResult<TData, TError>
+    >);
   }
-  return { ...query, data } as UseQueryResult<TData, TError>;
+  return withFields(query, { data } as Partial<UseQueryResult<TData, TError>>);
+}
+
+/**
+ * The result with some fields replaced. The others are read through rather than copied: copying
+ * (`{ ...query }`) reads every field, and react-query then re-renders the page on a change of any of
+ * them, not only of those the page uses.
+ */
+function withFields<T extends object>(result: T, fields: Partial<T>): T {
+  return new Proxy(result, { get: (target, key) => (Object.hasOwn(fields, key) ? fields[key as keyof T] : Reflect.get(target, key)) });
 }

@@ -27,10 +27,12 @@ export function useUrlFilter(param: string, delay = 250): { input: string; setIn
     // eslint-disable-next-line react-hooks/exhaustive-deps -- only a new filter value should change the URL
   }, [value]);
   // Back/forward (or a link) changed the URL: the field follows. Our own updates leave them equal.
-  useEffect(() => {
+  // State adjusted while rendering, not in an effect.
+  const [seenUrlValue, setSeenUrlValue] = useState(urlValue);
+  if (urlValue !== seenUrlValue) {
+    setSeenUrlValue(urlValue);
     if (urlValue !== value) setInput(urlValue);
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- only a URL change should reset the field
-  }, [urlValue]);
+  }
 
   return { input, setInput, value };
 }

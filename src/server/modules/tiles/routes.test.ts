@@ -1,10 +1,14 @@
 import { describe, expect, it } from 'vitest';
+import type { ResponseOf } from '../../../shared/operation.ts';
+import { listInterfaces } from '../../../shared/operations/tiles.ts';
 import { ROLE_IDS } from '../../../shared/roles.ts';
 import { makeTestApp, type TestApp, type TestUser } from '../../testing/harness.ts';
 
 // These tests drive the real project and context endpoints (issue 4) through the tiles routes.
 
-async function ok(res: { statusCode: number; body: string; json(): any }, status = 200) {
+type Response = Awaited<ReturnType<TestApp['request']>>;
+
+async function ok(res: Response, status = 200) {
   if (res.statusCode !== status) throw new Error(`expected ${status}, got ${res.statusCode}: ${res.body}`);
   return res.json();
 }
@@ -59,8 +63,8 @@ const template = (extra: Record<string, unknown> = {}) => ({
 });
 
 async function tilesOf(t: TestApp, key: string, project: string) {
-  const list = (await ok(await t.request('GET', `/v0/project/${project}/interfaces`, { key }))).info;
-  return list.flatMap((i: any) => i.tabs.flatMap((tab: any) => tab.tiles.map((tile: any) => ({ ...tile, tab: tab.name }))));
+  const list: ResponseOf<typeof listInterfaces>['info'] = (await ok(await t.request('GET', `/v0/project/${project}/interfaces`, { key }))).info;
+  return list.flatMap((i) => i.tabs.flatMap((tab) => tab.tiles.map((tile) => ({ ...tile, tab: tab.name }))));
 }
 
 describe('interfaces, tabs and tiles', () => {
@@ -71,7 +75,7 @@ describe('interfaces, tabs and tiles', () => {
     const body = await ok(await t.request('GET', '/v0/project/demo/interfaces', { key: s.key }));
     expect(body.info).toHaveLength(1);
     expect(body.info[0]).toMatchObject({ id: s.iface.id, project: 'demo', name: 'Main' });
-    expect(body.info[0].tabs.map((x: any) => [x.name, x.order])).toEqual([
+    expect(body.info[0].tabs.map((x: { name: string; order: number }) => [x.name, x.order])).toEqual([
       ['Overview', 0],
       ['Second', 1],
     ]);
@@ -238,7 +242,7 @@ describe('POST /v0/tile/import_template', () => {
       warnings: [],
     });
     const tiles = await tilesOf(t, s.key, 'demo');
-    expect(tiles.find((x: any) => x.id === body.created_ids.tile_id)).toMatchObject({
+    expect(tiles.find((x) => x.id === body.created_ids.tile_id)).toMatchObject({
       name: 'Imported',
       table_tile: { column_order: ['status', 'title'] },
       created_by: s.user.userId,
@@ -254,8 +258,8 @@ describe('POST /v0/tile/import_template', () => {
         json: { project: 'demo', tab_id: s.tab.id, template: template({ table_tile: { table_type: 'default', column_order: '["priority","title"]' } }) },
       }),
     );
-    const tile = (await tilesOf(t, s.key, 'demo')).find((x: any) => x.id === body.created_ids.tile_id);
-    expect(tile.table_tile.column_order).toEqual(['priority', 'title']);
+    const tile = (await tilesOf(t, s.key, 'demo')).find((x) => x.id === body.created_ids.tile_id);
+    expect(tile?.table_tile?.column_order).toEqual(['priority', 'title']);
   });
 
   it('unknown columns with validate_first and no sanitizing → 422 with the issues, nothing created', async () => {
@@ -308,9 +312,9 @@ describe('POST /v0/tile/import_template', () => {
       "Dropped unknown column 'ghost' from column_order.",
       "Dropped unknown column 'phantom' from column_order.",
     ]);
-    const tile = (await tilesOf(t, s.key, 'demo')).find((x: any) => x.id === body.created_ids.tile_id);
-    expect(tile.table_tile.column_order).toEqual(['title']);
-    expect(tile.position).toEqual({ x: 6, y: 4, width: 6, height: 4 });
+    const tile = (await tilesOf(t, s.key, 'demo')).find((x) => x.id === body.created_ids.tile_id);
+    expect(tile?.table_tile?.column_order).toEqual(['title']);
+    expect(tile?.position).toEqual({ x: 6, y: 4, width: 6, height: 4 });
   });
 
   it('what sanitizing cannot fix (a context the project lacks) is still 422', async () => {
@@ -351,9 +355,9 @@ describe('POST /v0/tile/import_template', () => {
     const replaced = await ok(await t.request('POST', '/v0/tile/import_template', { key: s.key, json: { ...json, overwrite_existing: true } }));
     expect(replaced.warnings).toEqual([`Replaced the existing tile Open tasks (id ${s.tile.id}).`]);
     const tiles = await tilesOf(t, s.key, 'demo');
-    expect(tiles.map((x: any) => x.name).sort()).toEqual(['Open tasks', 'Open tasks (copy)']);
-    expect(tiles.find((x: any) => x.name === 'Open tasks').table_tile.column_order).toEqual(['status', 'title']);
-    expect(tiles.some((x: any) => x.id === s.tile.id)).toBe(false);
+    expect(tiles.map((x) => x.name).sort()).toEqual(['Open tasks', 'Open tasks (copy)']);
+    expect(tiles.find((x) => x.name === 'Open tasks')?.table_tile?.column_order).toEqual(['status', 'title']);
+    expect(tiles.some((x) => x.id === s.tile.id)).toBe(false);
   });
 
   it('concurrent imports of one name into one tab: one tile, the others 409', async () => {
@@ -449,7 +453,7 @@ describe('POST /v0/tile/import_template', () => {
       }),
     );
     expect(imported.validation_result).toEqual({ valid: true, issues: [] });
-    const tile = (await tilesOf(t, b.key, 'theirs')).find((x: any) => x.id === imported.created_ids.tile_id);
+    const tile = (await tilesOf(t, b.key, 'theirs')).find((x) => x.id === imported.created_ids.tile_id);
     expect(tile).toMatchObject({
       name: 'Open tasks',
       tab: 'From A',

@@ -5,6 +5,7 @@ export function templateFileName(name: string): string {
   const safe =
     name
       .trim()
+      // eslint-disable-next-line no-control-regex -- control characters are among those replaced, on purpose
       .replace(/[\\/:*?"<>|\u0000-\u001f]+/g, '_')
       .slice(0, 120) || 'tile';
   return `${safe}.tile.json`;

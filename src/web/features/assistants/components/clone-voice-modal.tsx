@@ -2,7 +2,7 @@ import { Modal, SimpleGrid, Stack, Text, Textarea, TextInput } from '@mantine/co
 import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
-import { DEFAULT_CLONE_VOICE_PROVIDER, VOICE_PROVIDERS, VoiceCloneFields, type Voice } from '../../../../shared/assistants.ts';
+import { DEFAULT_CLONE_VOICE_PROVIDER, VOICE_PROVIDERS, VoiceCloneFields, type Voice, type VoiceClone } from '../../../../shared/assistants.ts';
 import { voiceMutations, voiceQueries } from '../../../data/voices.ts';
 import { ApiError } from '../../../lib/api-client.ts';
 import { applyServerErrors, useZodForm, type FormValues } from '../../../lib/form.ts';
@@ -42,7 +42,8 @@ export function CloneVoiceModal({ opened, onClose, onCloned }: { opened: boolean
     onClose();
   };
 
-  const submit = form.handleSubmit(async (values) => {
+  // Handed to handleSubmit in the submit event, not during render: it writes the abort ref.
+  const send = async (values: VoiceClone) => {
     if (!sample) {
       setSampleError('Add a voice sample: upload a file or record one.');
       return;
@@ -69,7 +70,7 @@ export function CloneVoiceModal({ opened, onClose, onCloned }: { opened: boolean
     } finally {
       abort.current = null;
     }
-  });
+  };
 
   return (
     <Modal opened={opened} onClose={close} title="Clone a voice" centered size="lg" closeButtonProps={{ 'aria-label': 'Close' }}>
@@ -77,7 +78,7 @@ export function CloneVoiceModal({ opened, onClose, onCloned }: { opened: boolean
       <form
         onSubmit={(e) => {
           e.stopPropagation();
-          void submit(e);
+          void form.handleSubmit(send)(e);
         }}
         noValidate
       >

@@ -1,5 +1,5 @@
 import { Box, Button, Group, Slider, Stack, Text } from '@mantine/core';
-import { useCallback, useEffect, useRef, useState, type KeyboardEvent, type PointerEvent } from 'react';
+import { useCallback, useRef, useState, type KeyboardEvent, type PointerEvent } from 'react';
 
 const VIEW = 240;
 const MAX_OUTPUT = 1024;
@@ -50,11 +50,14 @@ export function SquareCropper({
   const width = natural ? natural.w * scale : VIEW;
   const height = natural ? natural.h * scale : VIEW;
 
-  useEffect(() => {
+  // A new image starts unmeasured at zoom 1 (state adjusted while rendering, not in an effect).
+  const [shownSrc, setShownSrc] = useState(src);
+  if (src !== shownSrc) {
+    setShownSrc(src);
     setNatural(null);
     setZoom(1);
     setError(null);
-  }, [src]);
+  }
 
   const onLoad = () => {
     const img = imgRef.current;

@@ -47,8 +47,11 @@ export function VoiceSampleInput({ value, onChange, error: fieldError }: { value
   const [previewUrl, setPreviewUrl] = useState<string | null>(null);
   const canRecord = typeof navigator !== 'undefined' && !!navigator.mediaDevices?.getUserMedia && recorderType() !== undefined;
 
+  // The object URL is a resource held outside React, created for each file and revoked with it: the
+  // effect is where it lives, and the state carries it to the player.
   useEffect(() => {
     if (!value) {
+      // eslint-disable-next-line react-hooks/set-state-in-effect -- synchronising with the object URL's lifetime
       setPreviewUrl(null);
       return;
     }
@@ -60,7 +63,7 @@ export function VoiceSampleInput({ value, onChange, error: fieldError }: { value
   // Leaving the dialog mid-recording releases the microphone.
   useEffect(
     () => () => {
-      recorder.current?.state === 'recording' && recorder.current.stop();
+      if (recorder.current?.state === 'recording') recorder.current.stop();
       stream.current?.getTracks().forEach((t) => t.stop());
     },
     [],
@@ -69,7 +72,6 @@ export function VoiceSampleInput({ value, onChange, error: fieldError }: { value
   useEffect(() => {
     if (!recording) return;
     const started = Date.now();
-    setElapsed(0);
     const timer = setInterval(() => setElapsed(Math.floor((Date.now() - started) / 1000)), 250);
     return () => clearInterval(timer);
   }, [recording]);
@@ -108,6 +110,7 @@ export function VoiceSampleInput({ value, onChange, error: fieldError }: { value
       };
       recorder.current = rec;
       rec.start(250);
+      setElapsed(0);
       setRecording(true);
     } catch (e) {
       stream.current?.getTracks().forEach((t) => t.stop());

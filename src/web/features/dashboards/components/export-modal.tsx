@@ -30,7 +30,11 @@ export function ExportModal({ tile, onClose }: { tile: Tile | null; onClose: () 
   const [result, setResult] = useState<ExportTemplateResponse | null>(null);
   const exporter = useExportTemplate();
 
-  useEffect(() => {
+  // Another tile starts with fresh options (state adjusted while rendering; the mutation, outside React
+  // state, is reset in an effect).
+  const [shownTile, setShownTile] = useState<Tile | null>(null);
+  if (tile !== shownTile) {
+    setShownTile(tile);
     if (tile) {
       setTemplateName(tile.name);
       setDescription('');
@@ -38,8 +42,10 @@ export function ExportModal({ tile, onClose }: { tile: Tile | null; onClose: () 
       setCheckpoint(false);
       setIncludeMetadata(true);
       setResult(null);
-      exporter.reset();
     }
+  }
+  useEffect(() => {
+    if (tile) exporter.reset();
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [tile]);
 

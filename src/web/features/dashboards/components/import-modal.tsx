@@ -87,14 +87,20 @@ export function ImportModal({
   const projects = useQuery({ ...projectQueries.names(), enabled: opened });
   const interfaces = useQuery({ ...tileQueries.interfaces(project), enabled: opened });
 
-  useEffect(() => {
+  // Opening starts from the current project and tab (state adjusted while rendering; the mutation,
+  // outside React state, is reset in an effect).
+  const [wasOpened, setWasOpened] = useState(false);
+  if (opened !== wasOpened) {
+    setWasOpened(opened);
     if (opened) {
       setProject(currentProject);
       setInterfaceId(defaultInterfaceId);
       setTabChoice(defaultTabId);
       setResult(null);
-      importer.reset();
     }
+  }
+  useEffect(() => {
+    if (opened) importer.reset();
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [opened]);
 

@@ -1,5 +1,5 @@
 import { Alert, Box, Button, Group, Modal, NumberInput, Stack, Text } from '@mantine/core';
-import { useEffect, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { GRID_COLUMNS, MAX_TILE_HEIGHT, type Position, type Tile } from '../../../../shared/tiles.ts';
 import { ApiError, errorMessage } from '../../../lib/api-client.ts';
 import { useUpdateTile } from '../api.ts';
@@ -15,13 +15,16 @@ export function PositionModal({ project, tile, onClose }: { project: string; til
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [formError, setFormError] = useState<string | null>(null);
   const update = useUpdateTile(project);
-  useEffect(() => {
+  // Another tile starts from its own position (state adjusted while rendering, not in an effect).
+  const [shownTile, setShownTile] = useState<Tile | null>(null);
+  if (tile !== shownTile) {
+    setShownTile(tile);
     if (tile) {
       setPos(tile.position);
       setErrors({});
       setFormError(null);
     }
-  }, [tile]);
+  }
 
   const set = (k: keyof Position) => (v: number | string) => setPos((p) => ({ ...p, [k]: num(v) }));
   const fits = Number.isInteger(pos.x) && Number.isInteger(pos.width) && pos.x >= 0 && pos.width >= 1 && pos.x + pos.width <= GRID_COLUMNS;

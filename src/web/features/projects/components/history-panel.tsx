@@ -1,7 +1,7 @@
 import { Alert, Anchor, Badge, Button, Code, Grid, Group, Pagination, Paper, Skeleton, Stack, Table, Tabs, Text, Title } from '@mantine/core';
 import { IconArrowBackUp, IconArrowForwardUp, IconGitCommit } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import type { Commit, Context } from '../../../../shared/projects.ts';
 import { EmptyState } from '../../../components/empty-state.tsx';
 import { ErrorAlert } from '../../../components/error-alert.tsx';
@@ -27,7 +27,12 @@ function descendsFrom(byHash: Map<string, Commit>, hash: string, ancestor: strin
 
 function CommitRows({ project, context, commit }: { project: string; context: Context; commit: Commit }) {
   const [page, setPage] = useState(1);
-  useEffect(() => setPage(1), [commit.commit_hash]);
+  // Another commit starts at its first page (state adjusted while rendering, not in an effect).
+  const [pageOf, setPageOf] = useState(commit.commit_hash);
+  if (pageOf !== commit.commit_hash) {
+    setPageOf(commit.commit_hash);
+    setPage(1);
+  }
   const rows = useQuery(rowQueries.page(project, context.name, commit.commit_hash, (page - 1) * PAGE, PAGE));
   if (rows.isPending) return <Skeleton height={120} />;
   if (rows.isError) return <ErrorAlert error={rows.error} onRetry={() => void rows.refetch()} />;

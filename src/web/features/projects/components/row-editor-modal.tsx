@@ -1,6 +1,6 @@
 import { ActionIcon, Alert, Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
 import { IconPlus, IconTrash } from '@tabler/icons-react';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import type { Context, Log } from '../../../../shared/projects.ts';
 import { ApiError, errorMessage } from '../../../lib/api-client.ts';
 import { useAddRow, useUpdateRow } from '../api.ts';
@@ -53,14 +53,18 @@ export function RowEditorModal({
   const [formError, setFormError] = useState<string | null>(null);
   const pending = add.isPending || update.isPending;
 
-  useEffect(() => {
-    if (!opened) return;
-    const names = [...new Set([...columns, ...Object.keys(row?.entries ?? {})])];
-    setFields(names.map((column) => ({ column, text: row && column in row.entries ? editText(row.entries[column]) : '', had: !!row && column in row.entries })));
-    setErrors({});
-    setFormError(null);
-    setNewColumn('');
-  }, [opened, row, columns]);
+  // Opening (or another row, or new columns) fills the form afresh: state adjusted while rendering.
+  const [filledFor, setFilledFor] = useState<{ opened: boolean; row: Log | null; columns: string[] } | null>(null);
+  if (!filledFor || filledFor.opened !== opened || filledFor.row !== row || filledFor.columns !== columns) {
+    setFilledFor({ opened, row, columns });
+    if (opened) {
+      const names = [...new Set([...columns, ...Object.keys(row?.entries ?? {})])];
+      setFields(names.map((column) => ({ column, text: row && column in row.entries ? editText(row.entries[column]) : '', had: !!row && column in row.entries })));
+      setErrors({});
+      setFormError(null);
+      setNewColumn('');
+    }
+  }
 
   const setText = (column: string, text: string) => {
     setFields((prev) => prev.map((f) => (f.column === column ? { ...f, text } : f)));

@@ -1,7 +1,7 @@
 import { Alert, Anchor, Badge, Breadcrumbs, Button, Group, Modal, Pagination, Select, Skeleton, Stack, Tabs, Text, Textarea } from '@mantine/core';
 import { IconGitCommit, IconHistory, IconPlus, IconTable } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
 import type { Context, Log } from '../../../../shared/projects.ts';
 import { confirmDelete } from '../../../components/confirm-delete.tsx';
@@ -77,9 +77,7 @@ function RowsPanel({ project, context, cannotWrite }: { project: string; context
   const remove = useDeleteRow(project, context.name);
   // Deleting the last row of the last page (or a rollback) can leave the page past the end.
   const lastPage = rows.data ? Math.max(1, Math.ceil(rows.data.count / pageSize)) : 1;
-  useEffect(() => {
-    if (page > lastPage) setPage(lastPage);
-  }, [page, lastPage]);
+  if (page > lastPage) setPage(lastPage); // adjusted while rendering, not in an effect
   const columns = useMemo(
     () => columnsOf(rows.data?.logs ?? [], [...context.unique_keys, ...Object.keys(context.auto_counting)]),
     [rows.data, context.unique_keys, context.auto_counting],
