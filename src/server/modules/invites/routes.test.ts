@@ -129,7 +129,7 @@ describe('12. invite user', () => {
   it('throwaway organizations cannot flood one inbox: at most 5 invite mails to an address per hour, and one waiting mail per invite (security review, medium 5)', async () => {
     const t = await makeTestApp();
     const sender = await t.user();
-    const orgs = [];
+    const orgs: Awaited<ReturnType<typeof t.org>>[] = [];
     for (let i = 0; i < 6; i++) orgs.push(await t.org(sender, `Throwaway ${i}`));
     const invite = (org: (typeof orgs)[number]) =>
       t.request('POST', `/v0/organizations/${org.organizationId}/invites`, { key: sender.apiKey, json: { email: 'victim@example.com' } });
