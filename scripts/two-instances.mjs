@@ -5,7 +5,7 @@
 // counted across both; the outbox delivers an invite mail exactly once although both workers poll;
 // 25 concurrent assistant hires split across both, with credits for exactly 10, create exactly 10.
 // Ends with `N passed, N failed`.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -74,11 +74,18 @@ try {
     ROSTER_PUBLIC_URL: `http://127.0.0.1:${basePort + i}`,
   });
 
-  const cli = (...args) => {
-    const res = spawnSync(process.execPath, ['scripts/roster.mjs', ...args], { cwd: root, env: envFor(9), encoding: 'utf8' });
-    if (res.status !== 0) throw new Error(`roster ${args.join(' ')}: ${res.stderr}`);
-    return JSON.parse(res.stdout);
-  };
+  // Asynchronous: the bucket and the SMTP server run in this process and must go on answering while
+  // the CLI (a whole app, which stores the preset voice samples on start) talks to them.
+  const cli = (...args) =>
+    new Promise((resolve, reject) => {
+      const child = spawn(process.execPath, ['scripts/roster.mjs', ...args], { cwd: root, env: envFor(9), stdio: ['ignore', 'pipe', 'pipe'] });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (chunk) => (stdout += chunk));
+      child.stderr.on('data', (chunk) => (stderr += chunk));
+      child.on('error', reject);
+      child.on('close', (code) => (code === 0 ? resolve(JSON.parse(stdout)) : reject(new Error(`roster ${args.join(' ')}: ${stderr}`))));
+    });
 
   // Both start at once: migrations on one database must serialize, not collide.
   const start = (i) =>
@@ -116,8 +123,8 @@ try {
   };
 
   // 1. An invite made on A is accepted on B.
-  const owner = cli('user', 'create', '--email', 'owner@example.com', '--credits', '100');
-  const guest = cli('user', 'create', '--email', 'guest@example.com');
+  const owner = await cli('user', 'create', '--email', 'owner@example.com', '--credits', '100');
+  const guest = await cli('user', 'create', '--email', 'guest@example.com');
   const org = await call(a, owner.api_key, 'POST', '/v0/organizations', { name: 'Two Instances Ltd' });
   const orgId = org.body?.id;
   const invite = await call(a, owner.api_key, 'POST', `/v0/organizations/${orgId}/invites`, { email: 'guest@example.com' });
@@ -168,7 +175,7 @@ try {
   check('the invite mail is delivered exactly once by two polling workers', sent === 1 ? null : `delivered ${sent} times`);
 
   // 5. Credits: concurrent hires split across both instances cannot overspend.
-  const buyer = cli('user', 'create', '--email', 'buyer@example.com', '--credits', '100'); // 10 hires at the default cost of 10
+  const buyer = await cli('user', 'create', '--email', 'buyer@example.com', '--credits', '100'); // 10 hires at the default cost of 10
   // 25 stays under the key's rate limit, so every refusal is the credit check's.
   const hires = await Promise.all(
     Array.from({ length: 25 }, (_, i) =>
@@ -189,7 +196,7 @@ try {
   // 3. One key's rate limit is one budget across both instances. Run last: after this burst of 429s on
   // PostgreSQL, one later request on a reused keep-alive socket was seen cut off ("other side closed");
   // not yet understood, noted in the issue.
-  const limited = cli('user', 'create', '--email', 'busy@example.com');
+  const limited = await cli('user', 'create', '--email', 'busy@example.com');
   const statuses = await Promise.all(
     Array.from({ length: 2 * RATE_LIMIT }, (_, i) => call(i % 2 ? a : b, limited.api_key, 'GET', '/v0/user/basic-info').then((r) => r.status)),
   );
