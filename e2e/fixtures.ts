@@ -117,7 +117,8 @@ export { expect };
 /** Signs in the way the printed link does (`/#key=…`) and waits for the shell. */
 export async function signIn(page: Page, key: string, path = '/'): Promise<void> {
   await page.goto(`${path}#key=${key}`);
-  await expect(page.getByRole('button', { name: /^Account menu for/ })).toBeVisible();
+  // The first screen is inert until the app has loaded and asked who the key is: on a loaded machine that takes a while.
+  await expect(page.getByRole('button', { name: /^Account menu for/ })).toBeVisible({ timeout: 20_000 });
 }
 
 /** Zero axe violations (WCAG 2.1 A/AA) on what the page shows now. */
