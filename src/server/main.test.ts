@@ -79,6 +79,11 @@ describe('CLI', { timeout: 60_000 }, () => {
     expect(JSON.parse((await cli(dir, 'admin', 'grant', '--email', 'ann@example.com')).stdout)).toMatchObject({ email: 'ann@example.com', is_admin: true });
     const rotated = JSON.parse((await cli(dir, 'key', 'rotate', '--email', 'ann@example.com')).stdout);
     expect(rotated.api_key).not.toBe(user.api_key);
+    // Ann's owner key of Acme still works after a rotation, and the answer says so.
+    expect(rotated.organization_keys_still_valid).toBe(1);
+    const revoked = JSON.parse((await cli(dir, 'key', 'revoke-all', '--email', 'ann@example.com')).stdout);
+    expect(revoked).toMatchObject({ email: 'ann@example.com', revoked_keys: 2 });
+    expect(revoked.api_key).not.toBe(rotated.api_key);
 
     const duplicate = await cli(dir, 'user', 'create', '--email', 'ann@example.com');
     expect(duplicate.code).toBe(2);

@@ -8,7 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
 import { loadConfig, type Config } from './config.ts';
 import { createAccount } from './modules/account/service.ts';
-import { findUserByEmail, grantAdmin, rotatePersonalKey } from './modules/users/repository.ts';
+import { findUserByEmail, grantAdmin, revokeAllKeys, rotatePersonalKey } from './modules/users/repository.ts';
 import { createOrganization } from './modules/organizations/service.ts';
 import { accountOf, addCredits, fromMicros, toMicros } from './modules/credits/repository.ts';
 import { email as emailSchema } from '../shared/common.ts';
@@ -20,7 +20,8 @@ const USAGE = `Usage: npm run roster -- <command>
   org create --owner-email E --name N               → {"organization_id","name","api_key"} (owner's org key)
   credits add --email E --amount N                  → {"user_id","email","credits"}
   credits add --org-id ID --amount N                → {"organization_id","name","credits"}
-  key rotate --email E                              → {"user_id","email","api_key"} (old key revoked)
+  key rotate --email E                              → {"user_id","email","api_key","organization_keys_still_valid"} (old personal key revoked)
+  key revoke-all --email E                          → {"user_id","email","api_key","revoked_keys"} (every key revoked, a new personal one)
   admin grant --email E                             → {"user_id","email","is_admin"} (may create accounts for others)
   backup --to FILE                                  online copy of the SQLite database → {"file","bytes","migrations"}
   restore --from FILE                               replace the SQLite database with a backup (server stopped)`;
@@ -143,8 +144,14 @@ async function runCommand(argv: string[], config: Config): Promise<unknown> {
       }
       case 'key rotate': {
         const user = await userByEmail(app, parseEmail(required(values, 'email')));
-        const apiKey = await rotatePersonalKey(db, user.id, now());
-        return { user_id: user.id, email: user.email, api_key: apiKey };
+        const { apiKey, organizationKeysStillValid } = await rotatePersonalKey(db, user.id, now());
+        // Rotating answers a leaked personal key only: say what it leaves working.
+        return { user_id: user.id, email: user.email, api_key: apiKey, organization_keys_still_valid: organizationKeysStillValid };
+      }
+      case 'key revoke-all': {
+        const user = await userByEmail(app, parseEmail(required(values, 'email')));
+        const { apiKey, revoked } = await revokeAllKeys(db, user.id, now());
+        return { user_id: user.id, email: user.email, api_key: apiKey, revoked_keys: revoked };
       }
       case 'admin grant': {
         const user = await userByEmail(app, parseEmail(required(values, 'email')));

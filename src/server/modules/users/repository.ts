@@ -69,11 +69,27 @@ async function insertPersonalKey(tx: Conn, userId: string, at: string): Promise<
 }
 
 /** Revokes the user's personal key and issues a new one (CLI `key rotate`). */
-export async function rotatePersonalKey(db: Conn, userId: string, now: Date): Promise<string> {
+export async function rotatePersonalKey(db: Conn, userId: string, now: Date): Promise<{ apiKey: string; organizationKeysStillValid: number }> {
   return db.transaction().execute(async (tx) => {
     const at = now.toISOString();
     await tx.updateTable('api_keys').set({ revoked_at: at }).where('user_id', '=', userId).where('kind', '=', 'personal').where('revoked_at', 'is', null).execute();
-    return insertPersonalKey(tx, userId, at);
+    const orgKeys = await tx
+      .selectFrom('api_keys')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .where('user_id', '=', userId)
+      .where('kind', '=', 'organization')
+      .where('revoked_at', 'is', null)
+      .executeTakeFirstOrThrow();
+    return { apiKey: await insertPersonalKey(tx, userId, at), organizationKeysStillValid: Number(orgKeys.n) };
+  });
+}
+
+/** Revokes every key of the person, personal and organization ones, and issues a new personal key (a leak of unknown extent). */
+export async function revokeAllKeys(db: Conn, userId: string, now: Date): Promise<{ apiKey: string; revoked: number }> {
+  return db.transaction().execute(async (tx) => {
+    const at = now.toISOString();
+    const result = await tx.updateTable('api_keys').set({ revoked_at: at }).where('user_id', '=', userId).where('revoked_at', 'is', null).executeTakeFirst();
+    return { apiKey: await insertPersonalKey(tx, userId, at), revoked: Number(result.numUpdatedRows) };
   });
 }
 
