@@ -1,4 +1,5 @@
-import { sql } from 'kysely';
+import { sql, type ExpressionBuilder } from 'kysely';
+import type { Database } from '../../db/types.ts';
 import type { Conn } from '../../db/connection.ts';
 import type { Blocker, DeletionSummary } from '../../../shared/account.ts';
 import { fromMicros } from '../credits/repository.ts';
@@ -45,49 +46,16 @@ export async function deletionBlockers(db: Conn, userId: string): Promise<Blocke
 
 /** What deleting the account would remove: the personal things and the person's memberships and keys. */
 export async function deletionSummary(db: Conn, userId: string): Promise<DeletionSummary> {
-  const personal = `u:${userId}`;
-  const count = (n: unknown) => Number(n ?? 0);
-  const [projects, endpoints, assistants, voices, memberships, keys] = await Promise.all([
-    db
-      .selectFrom('projects')
-      .select((eb) => eb.fn.countAll().as('n'))
-      .where('scope_key', '=', personal)
-      .executeTakeFirstOrThrow(),
-    db
-      .selectFrom('custom_endpoints')
-      .select((eb) => eb.fn.countAll().as('n'))
-      .where('scope_key', '=', personal)
-      .executeTakeFirstOrThrow(),
-    db
-      .selectFrom('assistants')
-      .select((eb) => eb.fn.countAll().as('n'))
-      .where('user_id', '=', userId)
-      .where('organization_id', 'is', null)
-      .executeTakeFirstOrThrow(),
-    db
-      .selectFrom('voices')
-      .select((eb) => eb.fn.countAll().as('n'))
-      .where('user_id', '=', userId)
-      .where('organization_id', 'is', null)
-      .executeTakeFirstOrThrow(),
-    db
-      .selectFrom('memberships')
-      .select((eb) => eb.fn.countAll().as('n'))
-      .where('user_id', '=', userId)
-      .executeTakeFirstOrThrow(),
-    db
-      .selectFrom('api_keys')
-      .select((eb) => eb.fn.countAll().as('n'))
-      .where('user_id', '=', userId)
-      .where('revoked_at', 'is', null)
-      .executeTakeFirstOrThrow(),
+  const personalScope = `u:${userId}`;
+  const count = async (query: { executeTakeFirstOrThrow(): Promise<{ n: unknown }> }) => Number((await query.executeTakeFirstOrThrow()).n ?? 0);
+  const n = (eb: ExpressionBuilder<Database, keyof Database>) => eb.fn.countAll().as('n');
+  const [projects, assistants, voices, custom_endpoints, organization_memberships, api_keys] = await Promise.all([
+    count(db.selectFrom('projects').select(n).where('scope_key', '=', personalScope)),
+    count(db.selectFrom('assistants').select(n).where('user_id', '=', userId).where('organization_id', 'is', null)),
+    count(db.selectFrom('voices').select(n).where('user_id', '=', userId).where('organization_id', 'is', null)),
+    count(db.selectFrom('custom_endpoints').select(n).where('scope_key', '=', personalScope)),
+    count(db.selectFrom('memberships').select(n).where('user_id', '=', userId)),
+    count(db.selectFrom('api_keys').select(n).where('user_id', '=', userId).where('revoked_at', 'is', null)),
   ]);
-  return {
-    projects: count(projects.n),
-    assistants: count(assistants.n),
-    voices: count(voices.n),
-    custom_endpoints: count(endpoints.n),
-    organization_memberships: count(memberships.n),
-    api_keys: count(keys.n),
-  };
+  return { projects, assistants, voices, custom_endpoints, organization_memberships, api_keys };
 }

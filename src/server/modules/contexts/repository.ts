@@ -238,25 +238,25 @@ export async function patchRow(tx: Conn, rules: ContextRules, rowId: number, cha
     if (isUniqueViolation(error)) throw clashError(rules, error, null);
     throw error;
   }
-  if (rules.is_versioned)
-    await tx
-      .insertInto('pending_changes')
-      .values({ context_id: rules.id, row_id: rowId })
-      .onConflict((oc) => oc.doNothing())
-      .execute();
+  await markPending(tx, rules, rowId);
   await rememberColumns(tx, rules, [entries]);
   return true;
+}
+
+/** A versioned context remembers which rows changed since its HEAD (the uncommitted count, the next commit). */
+async function markPending(tx: Conn, rules: ContextRules, rowId: number): Promise<void> {
+  if (!rules.is_versioned) return;
+  await tx
+    .insertInto('pending_changes')
+    .values({ context_id: rules.id, row_id: rowId })
+    .onConflict((oc) => oc.doNothing())
+    .execute();
 }
 
 export async function deleteRow(tx: Conn, rules: ContextRules, rowId: number): Promise<boolean> {
   const result = await tx.deleteFrom('context_rows').where('id', '=', rowId).where('context_id', '=', rules.id).executeTakeFirst();
   if (Number(result.numDeletedRows) === 0) return false;
-  if (rules.is_versioned)
-    await tx
-      .insertInto('pending_changes')
-      .values({ context_id: rules.id, row_id: rowId })
-      .onConflict((oc) => oc.doNothing())
-      .execute();
+  await markPending(tx, rules, rowId);
   return true;
 }
 
