@@ -1,4 +1,4 @@
-import { ActionIcon, Alert, Button, Code, Group, Modal, Skeleton, Stack, Table, Text, TextInput, Tooltip, VisuallyHidden } from '@mantine/core';
+import { ActionIcon, Button, Code, Modal, Skeleton, Stack, Table, Text, TextInput, Tooltip, VisuallyHidden } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { IconPlugConnected, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
@@ -8,6 +8,7 @@ import { EmptyState } from '../../../components/empty-state.tsx';
 import { ErrorAlert } from '../../../components/error-alert.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
 import { applyServerErrors, useZodForm } from '../../../lib/form.ts';
+import { ModalFormFooter, textField } from '../../../lib/form-fields.tsx';
 import { missingPermission, useMe } from '../../../lib/use-me.ts';
 import { customEndpointQueries } from '../../../data/custom-endpoints.ts';
 import { useCreateCustomEndpoint, useDeleteCustomEndpoint } from '../api.ts';
@@ -32,48 +33,17 @@ function AddEndpointModal({ opened, onClose }: { opened: boolean; onClose: () =>
     <Modal opened={opened} onClose={close} title="Add a custom endpoint" centered closeButtonProps={{ 'aria-label': 'Close' }}>
       <form onSubmit={submit} noValidate>
         <Stack gap="sm">
-          <TextInput
-            label="Name"
-            description="How you refer to it, e.g. my-model@custom"
-            required
-            error={errors.name?.message}
-            data-autofocus
-            {...form.register('name')}
-          />
+          <TextInput label="Name" description="How you refer to it, e.g. my-model@custom" required data-autofocus {...textField(form, 'name', { blank: 'keep' })} />
           <TextInput
             label="URL"
             description="OpenAI-compatible base URL (http or https)"
             placeholder="https://llm.example.com/v1"
             required
-            error={errors.url?.message}
-            {...form.register('url')}
+            {...textField(form, 'url', { blank: 'keep' })}
           />
-          <TextInput
-            label="Model argument"
-            description="The model name sent to the endpoint"
-            required
-            error={errors.model_arg?.message}
-            {...form.register('model_arg')}
-          />
-          <TextInput
-            label="Key name"
-            description="Name of the secret holding the endpoint's API key (optional)"
-            error={errors.key_name?.message}
-            {...form.register('key_name')}
-          />
-          {errors.root?.server && (
-            <Alert color="red" role="alert">
-              {errors.root.server.message}
-            </Alert>
-          )}
-          <Group justify="flex-end">
-            <Button variant="default" onClick={close}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={isSubmitting}>
-              Add endpoint
-            </Button>
-          </Group>
+          <TextInput label="Model argument" description="The model name sent to the endpoint" required {...textField(form, 'model_arg', { blank: 'keep' })} />
+          <TextInput label="Key name" description="Name of the secret holding the endpoint's API key (optional)" {...textField(form, 'key_name', { blank: 'keep' })} />
+          <ModalFormFooter error={errors.root?.server?.message} onCancel={close} submitLabel="Add endpoint" submitting={isSubmitting} />
         </Stack>
       </form>
     </Modal>
