@@ -1,9 +1,9 @@
-import { ActionIcon, Button, Code, Modal, Skeleton, Stack, Table, Text, TextInput, Tooltip, VisuallyHidden } from '@mantine/core';
+import { Button, Code, Modal, Skeleton, Stack, Table, Text, TextInput, Tooltip, VisuallyHidden } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { IconPlugConnected, IconPlus, IconTrash } from '@tabler/icons-react';
+import { IconPlugConnected, IconPlus } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { CustomEndpointInput } from '../../../../shared/custom-endpoints.ts';
-import { confirmDelete } from '../../../components/confirm-delete.tsx';
+import { DeleteRowButton } from '../../../components/delete-row-button.tsx';
 import { EmptyState } from '../../../components/empty-state.tsx';
 import { ErrorAlert } from '../../../components/error-alert.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
@@ -102,24 +102,17 @@ export function CustomEndpointsPage() {
                 <Table.Td>{endpoint.model_arg}</Table.Td>
                 <Table.Td>{endpoint.key_name ?? <Text c="dimmed">—</Text>}</Table.Td>
                 <Table.Td>
-                  <Tooltip label={cannotWrite ?? `Delete ${endpoint.name}`} withArrow>
-                    <ActionIcon
-                      variant="subtle"
-                      color="red"
-                      aria-label={`Delete ${endpoint.name}`}
-                      disabled={!!cannotWrite}
-                      onClick={() =>
-                        confirmDelete({
-                          title: `Delete ${endpoint.name}?`,
-                          message: 'Anything that uses this endpoint by name will stop working.',
-                          confirmLabel: 'Delete endpoint',
-                          onConfirm: () => remove.mutate(endpoint.name),
-                        })
-                      }
-                    >
-                      <IconTrash size={16} aria-hidden />
-                    </ActionIcon>
-                  </Tooltip>
+                  <DeleteRowButton
+                    label={`Delete ${endpoint.name}`}
+                    reason={cannotWrite}
+                    tooltip
+                    confirm={{
+                      title: `Delete ${endpoint.name}?`,
+                      message: 'Anything that uses this endpoint by name will stop working.',
+                      confirmLabel: 'Delete endpoint',
+                      onConfirm: () => remove.mutate(endpoint.name),
+                    }}
+                  />
                 </Table.Td>
               </Table.Tr>
             ))}
