@@ -1,13 +1,14 @@
-import { ActionIcon, Alert, Button, Code, Group, Modal, Skeleton, Stack, Table, Text, TextInput, Tooltip, VisuallyHidden } from '@mantine/core';
+import { Button, Code, Modal, Skeleton, Stack, Table, Text, TextInput, Tooltip, VisuallyHidden } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { IconPlugConnected, IconPlus, IconTrash } from '@tabler/icons-react';
+import { IconPlugConnected, IconPlus } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { CustomEndpointInput } from '../../../../shared/custom-endpoints.ts';
-import { confirmDelete } from '../../../components/confirm-delete.tsx';
+import { DeleteRowButton } from '../../../components/delete-row-button.tsx';
 import { EmptyState } from '../../../components/empty-state.tsx';
 import { ErrorAlert } from '../../../components/error-alert.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
 import { applyServerErrors, useZodForm } from '../../../lib/form.ts';
+import { ModalFormFooter, textField } from '../../../lib/form-fields.tsx';
 import { missingPermission, useMe } from '../../../lib/use-me.ts';
 import { customEndpointQueries } from '../../../data/custom-endpoints.ts';
 import { useCreateCustomEndpoint, useDeleteCustomEndpoint } from '../api.ts';
@@ -32,48 +33,17 @@ function AddEndpointModal({ opened, onClose }: { opened: boolean; onClose: () =>
     <Modal opened={opened} onClose={close} title="Add a custom endpoint" centered closeButtonProps={{ 'aria-label': 'Close' }}>
       <form onSubmit={submit} noValidate>
         <Stack gap="sm">
-          <TextInput
-            label="Name"
-            description="How you refer to it, e.g. my-model@custom"
-            required
-            error={errors.name?.message}
-            data-autofocus
-            {...form.register('name')}
-          />
+          <TextInput label="Name" description="How you refer to it, e.g. my-model@custom" required data-autofocus {...textField(form, 'name', { blank: 'keep' })} />
           <TextInput
             label="URL"
             description="OpenAI-compatible base URL (http or https)"
             placeholder="https://llm.example.com/v1"
             required
-            error={errors.url?.message}
-            {...form.register('url')}
+            {...textField(form, 'url', { blank: 'keep' })}
           />
-          <TextInput
-            label="Model argument"
-            description="The model name sent to the endpoint"
-            required
-            error={errors.model_arg?.message}
-            {...form.register('model_arg')}
-          />
-          <TextInput
-            label="Key name"
-            description="Name of the secret holding the endpoint's API key (optional)"
-            error={errors.key_name?.message}
-            {...form.register('key_name')}
-          />
-          {errors.root?.server && (
-            <Alert color="red" role="alert">
-              {errors.root.server.message}
-            </Alert>
-          )}
-          <Group justify="flex-end">
-            <Button variant="default" onClick={close}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={isSubmitting}>
-              Add endpoint
-            </Button>
-          </Group>
+          <TextInput label="Model argument" description="The model name sent to the endpoint" required {...textField(form, 'model_arg', { blank: 'keep' })} />
+          <TextInput label="Key name" description="Name of the secret holding the endpoint's API key (optional)" {...textField(form, 'key_name', { blank: 'keep' })} />
+          <ModalFormFooter error={errors.root?.server?.message} onCancel={close} submitLabel="Add endpoint" submitting={isSubmitting} />
         </Stack>
       </form>
     </Modal>
@@ -132,24 +102,17 @@ export function CustomEndpointsPage() {
                 <Table.Td>{endpoint.model_arg}</Table.Td>
                 <Table.Td>{endpoint.key_name ?? <Text c="dimmed">—</Text>}</Table.Td>
                 <Table.Td>
-                  <Tooltip label={cannotWrite ?? `Delete ${endpoint.name}`} withArrow>
-                    <ActionIcon
-                      variant="subtle"
-                      color="red"
-                      aria-label={`Delete ${endpoint.name}`}
-                      disabled={!!cannotWrite}
-                      onClick={() =>
-                        confirmDelete({
-                          title: `Delete ${endpoint.name}?`,
-                          message: 'Anything that uses this endpoint by name will stop working.',
-                          confirmLabel: 'Delete endpoint',
-                          onConfirm: () => remove.mutate(endpoint.name),
-                        })
-                      }
-                    >
-                      <IconTrash size={16} aria-hidden />
-                    </ActionIcon>
-                  </Tooltip>
+                  <DeleteRowButton
+                    label={`Delete ${endpoint.name}`}
+                    reason={cannotWrite}
+                    tooltip
+                    confirm={{
+                      title: `Delete ${endpoint.name}?`,
+                      message: 'Anything that uses this endpoint by name will stop working.',
+                      confirmLabel: 'Delete endpoint',
+                      onConfirm: () => remove.mutate(endpoint.name),
+                    }}
+                  />
                 </Table.Td>
               </Table.Tr>
             ))}

@@ -5,19 +5,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { Controller } from 'react-hook-form';
 import { Link, useLocation, useNavigate, useParams } from 'react-router';
-import {
-  ABOUT_MAX,
-  AGE_MAX,
-  AGE_MIN,
-  DEPLOY_ENVS,
-  DESKTOP_SYSTEMS,
-  MAX_PARALLEL_MAX,
-  MAX_PARALLEL_MIN,
-  UpdateAssistantConfigInput,
-  WEEKLY_LIMIT_MAX,
-  WEEKLY_LIMIT_MIN,
-  type Assistant,
-} from '../../../../shared/assistants.ts';
+import { ABOUT_MAX, AGE_MAX, AGE_MIN, DEPLOY_ENVS, DESKTOP_SYSTEMS, UpdateAssistantConfigInput, type Assistant } from '../../../../shared/assistants.ts';
 import { countryName } from '../../../../shared/account.ts';
 import { assistantDisplayName } from '../../../../shared/assistant-name.ts';
 import { confirmDelete } from '../../../components/confirm-delete.tsx';
@@ -34,7 +22,7 @@ import { missingPermission, useMe } from '../../../lib/use-me.ts';
 import { changedFields } from '../config-changes.ts';
 import { FormSection } from '../components/form-section.tsx';
 import { PhotoUploader } from '../components/photo-uploader.tsx';
-import { VoiceField } from '../components/voice-field.tsx';
+import { AssistantVoiceField, WorkLimitFields } from '../components/assistant-form-fields.tsx';
 import { DESKTOP_LABELS, formatNumber, initials, providerOf } from '../format.ts';
 
 /** What the configuration form edits (the photo has its own uploader; contact fields are read-only). */
@@ -158,25 +146,7 @@ function ConfigForm({ assistant, canWrite }: { assistant: Assistant; canWrite: b
 
           <FormSection id="work" title="Work">
             <SimpleGrid cols={{ base: 1, sm: 3 }}>
-              <NumberField
-                control={control}
-                name="weekly_limit"
-                label="Weekly limit (hours)"
-                description={`${WEEKLY_LIMIT_MIN}–${WEEKLY_LIMIT_MAX}; empty for no limit.`}
-                min={WEEKLY_LIMIT_MIN}
-                max={WEEKLY_LIMIT_MAX}
-                step={0.5}
-                decimalScale={2}
-              />
-              <NumberField
-                control={control}
-                name="max_parallel"
-                label="Maximum parallel tasks"
-                description={`${MAX_PARALLEL_MIN}–${MAX_PARALLEL_MAX}.`}
-                min={MAX_PARALLEL_MIN}
-                max={MAX_PARALLEL_MAX}
-                allowDecimal={false}
-              />
+              <WorkLimitFields control={control} />
               <Controller
                 control={control}
                 name="timezone"
@@ -196,15 +166,7 @@ function ConfigForm({ assistant, canWrite }: { assistant: Assistant; canWrite: b
           </FormSection>
 
           <FormSection id="voice" title="Voice">
-            <VoiceField
-              value={form.watch('voice_id')}
-              onChange={(voice) => {
-                form.setValue('voice_id', voice?.voice_id ?? null, { shouldDirty: true });
-                form.setValue('voice_provider', voice ? providerOf(voice) : null, { shouldDirty: true });
-              }}
-              error={msg('voice_id') ?? msg('voice_provider')}
-              canClone={canWrite}
-            />
+            <AssistantVoiceField form={form} canClone={canWrite} />
           </FormSection>
 
           <FormSection id="spending" title="Spending">

@@ -4,18 +4,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { notifications } from '@mantine/notifications';
 import { Controller } from 'react-hook-form';
 import { Link, useNavigate } from 'react-router';
-import {
-  ABOUT_MAX,
-  AGE_MAX,
-  AGE_MIN,
-  CreateAssistantInput,
-  DEFAULT_COUNTRY,
-  DESKTOP_SYSTEMS,
-  MAX_PARALLEL_MAX,
-  MAX_PARALLEL_MIN,
-  WEEKLY_LIMIT_MAX,
-  WEEKLY_LIMIT_MIN,
-} from '../../../../shared/assistants.ts';
+import { ABOUT_MAX, AGE_MAX, AGE_MIN, CreateAssistantInput, DEFAULT_COUNTRY, DESKTOP_SYSTEMS } from '../../../../shared/assistants.ts';
 import { assistantDisplayName } from '../../../../shared/assistant-name.ts';
 import { CountrySelect } from '../../../components/country-select.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
@@ -30,8 +19,8 @@ import { missingPermission, useMe } from '../../../lib/use-me.ts';
 import { FormSection } from '../components/form-section.tsx';
 import { PhotoUploader } from '../components/photo-uploader.tsx';
 import { PreHireChatEditor } from '../components/pre-hire-chat-editor.tsx';
-import { VoiceField } from '../components/voice-field.tsx';
-import { DESKTOP_LABELS, formatNumber, providerOf } from '../format.ts';
+import { AssistantVoiceField, WorkLimitFields } from '../components/assistant-form-fields.tsx';
+import { DESKTOP_LABELS, formatNumber } from '../format.ts';
 
 type Fields = FormValues<typeof CreateAssistantInput>;
 /** The inputs hold null for "not given" (the schema drops it), except the chat list and the switch. */
@@ -172,25 +161,7 @@ export function HireAssistantPage() {
 
           <FormSection id="work" title="Work" description="How much it works.">
             <SimpleGrid cols={{ base: 1, sm: 2 }}>
-              <NumberField
-                control={control}
-                name="weekly_limit"
-                label="Weekly limit (hours)"
-                description={`${WEEKLY_LIMIT_MIN}–${WEEKLY_LIMIT_MAX} hours; empty for no limit.`}
-                min={WEEKLY_LIMIT_MIN}
-                max={WEEKLY_LIMIT_MAX}
-                step={0.5}
-                decimalScale={2}
-              />
-              <NumberField
-                control={control}
-                name="max_parallel"
-                label="Maximum parallel tasks"
-                description={`${MAX_PARALLEL_MIN}–${MAX_PARALLEL_MAX}.`}
-                min={MAX_PARALLEL_MIN}
-                max={MAX_PARALLEL_MAX}
-                allowDecimal={false}
-              />
+              <WorkLimitFields control={control} />
             </SimpleGrid>
           </FormSection>
 
@@ -247,15 +218,7 @@ export function HireAssistantPage() {
           </FormSection>
 
           <FormSection id="voice" title="Voice" description="How it sounds on calls.">
-            <VoiceField
-              value={form.watch('voice_id')}
-              onChange={(voice) => {
-                form.setValue('voice_id', voice?.voice_id ?? null, { shouldDirty: true });
-                form.setValue('voice_provider', voice ? providerOf(voice) : null, { shouldDirty: true });
-              }}
-              error={msg('voice_id') ?? msg('voice_provider')}
-              canClone={!cannotHire}
-            />
+            <AssistantVoiceField form={form} canClone={!cannotHire} />
           </FormSection>
 
           <Paper withBorder radius="md">

@@ -1,12 +1,13 @@
-import { ActionIcon, Alert, Anchor, Badge, Button, List, Skeleton, Stack, Table, Text, TextInput, Tooltip, VisuallyHidden } from '@mantine/core';
+import { Alert, Anchor, Badge, Button, List, Skeleton, Stack, Table, Text, TextInput, VisuallyHidden } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
-import { IconMicrophone, IconPlus, IconSearch, IconTrash } from '@tabler/icons-react';
+import { IconMicrophone, IconPlus, IconSearch } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useDeferredValue, useState } from 'react';
 import { Link } from 'react-router';
 import type { Voice, VoiceInUseError } from '../../../../shared/assistants.ts';
-import { confirmDelete } from '../../../components/confirm-delete.tsx';
+import type { ConfirmRequest } from '../../../components/confirm-delete.tsx';
+import { DeleteRowButton } from '../../../components/delete-row-button.tsx';
 import { EmptyState } from '../../../components/empty-state.tsx';
 import { ErrorAlert } from '../../../components/error-alert.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
@@ -81,18 +82,17 @@ export function VoicesPage() {
     </PermissionGate>
   );
 
-  const askDelete = (voice: Voice) =>
-    confirmDelete({
-      title: `Delete the voice ${voice.name}?`,
-      message: 'The voice and its stored sample are removed. Assistants cannot use it afterwards.',
-      confirmLabel: 'Delete voice',
-      onConfirm: () => {
-        setProblem(null);
-        remove.mutate(voice, {
-          onError: (error) => setProblem({ voice, message: errorMessage(error), inUseBy: voiceInUseBy(error) }),
-        });
-      },
-    });
+  const deleteRequest = (voice: Voice): ConfirmRequest => ({
+    title: `Delete the voice ${voice.name}?`,
+    message: 'The voice and its stored sample are removed. Assistants cannot use it afterwards.',
+    confirmLabel: 'Delete voice',
+    onConfirm: () => {
+      setProblem(null);
+      remove.mutate(voice, {
+        onError: (error) => setProblem({ voice, message: errorMessage(error), inUseBy: voiceInUseBy(error) }),
+      });
+    },
+  });
 
   let content;
   if (voices.isPending) content = <Skeleton height={200} />;
@@ -167,15 +167,7 @@ export function VoicesPage() {
                     </Table.Td>
                     <Table.Td>{voice.is_preset ? <Text c="dimmed">—</Text> : date.format(new Date(voice.created_at))}</Table.Td>
                     <Table.Td>
-                      {!voice.is_preset && (
-                        <PermissionGate reason={cannotDelete}>
-                          <Tooltip label={`Delete ${voice.name}`} withArrow disabled={!!cannotDelete}>
-                            <ActionIcon variant="subtle" color="red" aria-label={`Delete ${voice.name}`} disabled={!!cannotDelete} onClick={() => askDelete(voice)}>
-                              <IconTrash size={16} aria-hidden />
-                            </ActionIcon>
-                          </Tooltip>
-                        </PermissionGate>
-                      )}
+                      {!voice.is_preset && <DeleteRowButton label={`Delete ${voice.name}`} reason={cannotDelete} tooltip confirm={deleteRequest(voice)} />}
                     </Table.Td>
                   </Table.Tr>
                 ))}

@@ -7,7 +7,7 @@ import { Controller } from 'react-hook-form';
 import { z } from 'zod';
 import { INVITE_DEFAULT_DAYS, INVITE_MAX_DAYS, INVITE_MIN_DAYS, InviteInput, type Invite } from '../../../../shared/invites.ts';
 import { ROLE_IDS } from '../../../../shared/roles.ts';
-import { confirmDelete } from '../../../components/confirm-delete.tsx';
+import { DeleteRowButton } from '../../../components/delete-row-button.tsx';
 import { EmptyState } from '../../../components/empty-state.tsx';
 import { ErrorAlert } from '../../../components/error-alert.tsx';
 import { SecretReveal } from '../../../components/secret-reveal.tsx';
@@ -166,24 +166,17 @@ export function InvitesPanel({ orgId, me }: { orgId: number; me: Me }) {
                           <IconRefresh size={16} aria-hidden />
                         </ActionIcon>
                       </PermissionGate>
-                      <PermissionGate reason={writeReason}>
-                        <ActionIcon
-                          variant="subtle"
-                          color="red"
-                          disabled={!!writeReason}
-                          aria-label={`Cancel invitation to ${inv.invitee_email}`}
-                          onClick={() =>
-                            confirmDelete({
-                              title: 'Cancel invitation',
-                              message: `Cancel the invitation to ${inv.invitee_email}? Its link stops working.`,
-                              confirmLabel: 'Cancel invitation',
-                              onConfirm: () => cancel.mutate({ organizationId: orgId, inviteId: inv.id }),
-                            })
-                          }
-                        >
-                          <IconX size={16} aria-hidden />
-                        </ActionIcon>
-                      </PermissionGate>
+                      <DeleteRowButton
+                        label={`Cancel invitation to ${inv.invitee_email}`}
+                        reason={writeReason}
+                        icon={<IconX size={16} aria-hidden />}
+                        confirm={{
+                          title: 'Cancel invitation',
+                          message: `Cancel the invitation to ${inv.invitee_email}? Its link stops working.`,
+                          confirmLabel: 'Cancel invitation',
+                          onConfirm: () => cancel.mutate({ organizationId: orgId, inviteId: inv.id }),
+                        }}
+                      />
                     </Group>
                   </Table.Td>
                 </Table.Tr>

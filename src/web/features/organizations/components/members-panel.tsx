@@ -1,8 +1,8 @@
-import { ActionIcon, Avatar, Badge, Button, Group, Select, Skeleton, Stack, Table, Text, TextInput, VisuallyHidden } from '@mantine/core';
+import { Avatar, Badge, Button, Group, Select, Skeleton, Stack, Table, Text, TextInput, VisuallyHidden } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { IconSearch, IconTrash, IconUserPlus, IconUsers } from '@tabler/icons-react';
+import { IconSearch, IconUserPlus, IconUsers } from '@tabler/icons-react';
 import { lazy, useMemo, useState } from 'react';
-import { confirmDelete } from '../../../components/confirm-delete.tsx';
+import { DeleteRowButton } from '../../../components/delete-row-button.tsx';
 import { EmptyState } from '../../../components/empty-state.tsx';
 import { ErrorAlert } from '../../../components/error-alert.tsx';
 import { MountWhenOpened } from '../../../components/mount-when-opened.tsx';
@@ -126,24 +126,16 @@ export function MembersPanel({ orgId, me }: { orgId: number; me: Me }) {
                     </Table.Td>
                     <Table.Td>{new Date(m.created_at).toLocaleDateString()}</Table.Td>
                     <Table.Td>
-                      <PermissionGate reason={rowReason}>
-                        <ActionIcon
-                          variant="subtle"
-                          color="red"
-                          disabled={!!rowReason}
-                          aria-label={`Remove ${label}`}
-                          onClick={() =>
-                            confirmDelete({
-                              title: 'Remove member',
-                              message: `Remove ${label} from the organization? Their organization API key stops working immediately.`,
-                              confirmLabel: 'Remove member',
-                              onConfirm: () => remove.mutate({ organizationId: orgId, userId: m.user_id }),
-                            })
-                          }
-                        >
-                          <IconTrash size={16} aria-hidden />
-                        </ActionIcon>
-                      </PermissionGate>
+                      <DeleteRowButton
+                        label={`Remove ${label}`}
+                        reason={rowReason}
+                        confirm={{
+                          title: 'Remove member',
+                          message: `Remove ${label} from the organization? Their organization API key stops working immediately.`,
+                          confirmLabel: 'Remove member',
+                          onConfirm: () => remove.mutate({ organizationId: orgId, userId: m.user_id }),
+                        }}
+                      />
                     </Table.Td>
                   </Table.Tr>
                 );

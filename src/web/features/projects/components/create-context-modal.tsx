@@ -1,11 +1,12 @@
-import { ActionIcon, Alert, Button, Fieldset, Group, Modal, NativeSelect, Stack, Switch, Text, Textarea, TextInput } from '@mantine/core';
+import { ActionIcon, Button, Fieldset, Group, Modal, NativeSelect, Stack, Text, Textarea, TextInput } from '@mantine/core';
 import { IconPlus, IconTrash } from '@tabler/icons-react';
 import { useEffect } from 'react';
-import { Controller, useFieldArray } from 'react-hook-form';
+import { useFieldArray } from 'react-hook-form';
 import { z } from 'zod';
 import { COLUMN_TYPES, ColumnTypeSchema, contextName } from '../../../../shared/projects.ts';
 import { ApiError } from '../../../lib/api-client.ts';
 import { applyServerErrors, useZodForm, type FormValues } from '../../../lib/form.ts';
+import { ModalFormFooter, SwitchField, textField } from '../../../lib/form-fields.tsx';
 import { useCreateContext } from '../api.ts';
 
 const column = () => z.string().trim().min(1, 'Give the column a name.').max(255, 'Must be at most 255 characters.');
@@ -91,34 +92,16 @@ export function CreateContextModal({
             description='Letters, digits, "_", "-", "." and "/"; a "/" groups contexts into folders'
             required
             autoComplete="off"
-            error={errors.name?.message}
             data-autofocus
-            {...form.register('name')}
+            {...textField(form, 'name', { blank: 'keep' })}
           />
-          <Textarea label="Description" autosize minRows={1} maxRows={4} error={errors.description?.message} {...form.register('description')} />
-          <Controller
-            control={form.control}
-            name="is_versioned"
-            render={({ field }) => (
-              <Switch
-                label="Versioned"
-                description="Keep a commit history of the rows, with rollback"
-                checked={field.value}
-                onChange={(e) => field.onChange(e.currentTarget.checked)}
-              />
-            )}
-          />
-          <Controller
+          <Textarea label="Description" autosize minRows={1} maxRows={4} {...textField(form, 'description', { blank: 'keep' })} />
+          <SwitchField control={form.control} name="is_versioned" label="Versioned" description="Keep a commit history of the rows, with rollback" />
+          <SwitchField
             control={form.control}
             name="allow_duplicates"
-            render={({ field }) => (
-              <Switch
-                label="Allow duplicate rows"
-                description="When off, a row identical to an existing one is refused"
-                checked={field.value}
-                onChange={(e) => field.onChange(e.currentTarget.checked)}
-              />
-            )}
+            label="Allow duplicate rows"
+            description="When off, a row identical to an existing one is refused"
           />
 
           <Fieldset legend="Unique keys" variant="filled">
@@ -132,16 +115,14 @@ export function CreateContextModal({
                     label={`Unique key ${index + 1} column`}
                     placeholder="column"
                     style={{ flex: 1 }}
-                    error={errors.unique_keys?.[index]?.column?.message}
-                    {...form.register(`unique_keys.${index}.column`)}
+                    {...textField(form, `unique_keys.${index}.column`, { blank: 'keep' })}
                   />
                   <NativeSelect
                     label="Type"
                     aria-label={`Unique key ${index + 1} type`}
                     data={[...COLUMN_TYPES]}
                     w={130}
-                    error={errors.unique_keys?.[index]?.type?.message}
-                    {...form.register(`unique_keys.${index}.type`)}
+                    {...textField(form, `unique_keys.${index}.type`, { blank: 'keep' })}
                   />
                   <ActionIcon variant="subtle" color="red" mt={26} aria-label={`Remove unique key ${index + 1}`} onClick={() => keys.remove(index)}>
                     <IconTrash size={16} aria-hidden />
@@ -172,15 +153,13 @@ export function CreateContextModal({
                     label={`Counter ${index + 1} column`}
                     placeholder="step"
                     style={{ flex: 1 }}
-                    error={errors.auto_counting?.[index]?.column?.message}
-                    {...form.register(`auto_counting.${index}.column`)}
+                    {...textField(form, `auto_counting.${index}.column`, { blank: 'keep' })}
                   />
                   <TextInput
                     label={`Counter ${index + 1} parent (optional)`}
                     placeholder="run"
                     style={{ flex: 1 }}
-                    error={errors.auto_counting?.[index]?.parent?.message}
-                    {...form.register(`auto_counting.${index}.parent`)}
+                    {...textField(form, `auto_counting.${index}.parent`, { blank: 'keep' })}
                   />
                   <ActionIcon variant="subtle" color="red" mt={26} aria-label={`Remove counter ${index + 1}`} onClick={() => counters.remove(index)}>
                     <IconTrash size={16} aria-hidden />
@@ -195,19 +174,7 @@ export function CreateContextModal({
             </Stack>
           </Fieldset>
 
-          {errors.root?.server && (
-            <Alert color="red" role="alert">
-              {errors.root.server.message}
-            </Alert>
-          )}
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={isSubmitting}>
-              Create context
-            </Button>
-          </Group>
+          <ModalFormFooter error={errors.root?.server?.message} onCancel={onClose} submitLabel="Create context" submitting={isSubmitting} />
         </Stack>
       </form>
     </Modal>

@@ -1,9 +1,10 @@
-import { ActionIcon, Alert, Button, Group, Input, Modal, Stack, Switch, Textarea, TextInput, Tooltip } from '@mantine/core';
+import { ActionIcon, Group, Input, Modal, Stack, Textarea, TextInput, Tooltip } from '@mantine/core';
 import { Controller } from 'react-hook-form';
 import { useNavigate } from 'react-router';
 import { ProjectInput } from '../../../../shared/projects.ts';
 import { ApiError } from '../../../lib/api-client.ts';
 import { applyServerErrors, useZodForm } from '../../../lib/form.ts';
+import { ModalFormFooter, SwitchField, textField } from '../../../lib/form-fields.tsx';
 import { projectUrl, useCreateProject } from '../api.ts';
 import { PROJECT_ICONS } from './project-icon.tsx';
 
@@ -47,19 +48,17 @@ export function CreateProjectModal({ opened, onClose }: { opened: boolean; onClo
             description='Letters, digits, "_", "-" and "/"; used by the API to refer to the project'
             required
             autoComplete="off"
-            error={errors.name?.message}
             data-autofocus
-            {...form.register('name')}
+            {...textField(form, 'name', { blank: 'keep' })}
           />
           <Textarea
             label="Description"
             autosize
             minRows={2}
             maxRows={5}
-            error={errors.description?.message}
             inputWrapperOrder={['label', 'input', 'description', 'error']}
             description={`${description.length} / ${DESCRIPTION_MAX} characters`}
-            {...form.register('description')}
+            {...textField(form, 'description', { blank: 'keep' })}
           />
           <Controller
             control={form.control}
@@ -88,31 +87,8 @@ export function CreateProjectModal({ opened, onClose }: { opened: boolean; onClo
               </div>
             )}
           />
-          <Controller
-            control={form.control}
-            name="is_versioned"
-            render={({ field }) => (
-              <Switch
-                label="Versioned"
-                description="New contexts keep a commit history you can roll back"
-                checked={field.value}
-                onChange={(e) => field.onChange(e.currentTarget.checked)}
-              />
-            )}
-          />
-          {errors.root?.server && (
-            <Alert color="red" role="alert">
-              {errors.root.server.message}
-            </Alert>
-          )}
-          <Group justify="flex-end">
-            <Button variant="default" onClick={close}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={isSubmitting}>
-              Create project
-            </Button>
-          </Group>
+          <SwitchField control={form.control} name="is_versioned" label="Versioned" description="New contexts keep a commit history you can roll back" />
+          <ModalFormFooter error={errors.root?.server?.message} onCancel={close} submitLabel="Create project" submitting={isSubmitting} />
         </Stack>
       </form>
     </Modal>
