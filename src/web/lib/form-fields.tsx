@@ -1,5 +1,4 @@
-import { Alert, Button, Group, NumberInput, Select, Switch, type NumberInputProps, type SelectProps, type SwitchProps } from '@mantine/core';
-import type { ReactNode } from 'react';
+import { NumberInput, Select, Switch, type NumberInputProps, type SelectProps, type SwitchProps } from '@mantine/core';
 import { get, useController, type Control, type FieldError, type FieldPath, type FieldValues, type UseFormReturn } from 'react-hook-form';
 
 // Mantine inputs bound to a react-hook-form field (from useZodForm): value, change, blur, focus on error
@@ -87,42 +86,5 @@ export function SwitchField<T extends FieldValues>({ control, name, ...props }: 
       onBlur={field.onBlur}
       error={fieldState.error?.message}
     />
-  );
-}
-
-/**
- * The end of a form in a modal: the server's error (root.server) above Cancel and the submit button.
- * `extra` goes between the error and the buttons (upload progress).
- */
-export function ModalFormFooter({
-  error,
-  onCancel,
-  submitLabel,
-  submitting,
-  extra,
-}: {
-  error?: string;
-  onCancel: () => void;
-  submitLabel: ReactNode;
-  submitting: boolean;
-  extra?: ReactNode;
-}) {
-  return (
-    <>
-      {extra}
-      {error && (
-        <Alert color="red" role="alert">
-          {error}
-        </Alert>
-      )}
-      <Group justify="flex-end">
-        <Button variant="default" onClick={onCancel}>
-          Cancel
-        </Button>
-        <Button type="submit" loading={submitting}>
-          {submitLabel}
-        </Button>
-      </Group>
-    </>
   );
 }

@@ -6,7 +6,8 @@ import { DEFAULT_CLONE_VOICE_PROVIDER, VOICE_PROVIDERS, VoiceCloneFields, type V
 import { voiceMutations, voiceQueries } from '../../../data/voices.ts';
 import { ApiError } from '../../../lib/api-client.ts';
 import { applyServerErrors, useZodForm, type FormValues } from '../../../lib/form.ts';
-import { ModalFormFooter, SelectField, textField } from '../../../lib/form-fields.tsx';
+import { SelectField, textField } from '../../../lib/form-fields.tsx';
+import { ModalFormFooter } from '../../../components/modal-form-footer.tsx';
 import { useApiMutation } from '../../../lib/mutation.ts';
 import { UploadProgress } from './upload-progress.tsx';
 import { VoiceSampleInput } from './voice-sample-input.tsx';

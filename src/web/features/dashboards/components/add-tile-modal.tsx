@@ -1,4 +1,4 @@
-import { Alert, Button, Group, Modal, MultiSelect, NumberInput, SegmentedControl, Select, Stack, Text, TextInput } from '@mantine/core';
+import { Group, Modal, MultiSelect, NumberInput, SegmentedControl, Select, Stack, Text, TextInput } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { GRID_COLUMNS, MAX_TILE_HEIGHT, PLOT_TYPES, type Tab, type TileType } from '../../../../shared/tiles.ts';
@@ -6,9 +6,9 @@ import { ApiError, errorMessage } from '../../../lib/api-client.ts';
 import { contextQueries } from '../../../data/contexts.ts';
 import { tileQueries } from '../../../data/tiles.ts';
 import { columnsOf, useCreateTile } from '../api.ts';
+import { ModalFormFooter } from '../../../components/modal-form-footer.tsx';
 
 /** Alert titles in the text colour: the light variants' tinted titles fail WCAG AA contrast. */
-const readableTitle = { title: { color: 'var(--mantine-color-text)' } };
 
 const num = (v: number | string, fallback: number) => (typeof v === 'number' ? v : Number.parseFloat(v) || fallback);
 
@@ -128,19 +128,7 @@ export function AddTileModal({ opened, onClose, project, tab }: { opened: boolea
             <NumberInput label="Width" min={1} max={GRID_COLUMNS} value={width} onChange={(v) => setWidth(num(v, 6))} error={errors['position.width']} />
             <NumberInput label="Height" min={1} max={MAX_TILE_HEIGHT} value={height} onChange={(v) => setHeight(num(v, 4))} error={errors['position.height']} />
           </Group>
-          {formError && (
-            <Alert styles={readableTitle} color="red" variant="light" role="alert">
-              {formError}
-            </Alert>
-          )}
-          <Group justify="flex-end">
-            <Button variant="default" onClick={close}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={create.isPending}>
-              Add tile
-            </Button>
-          </Group>
+          <ModalFormFooter error={formError} onCancel={close} submitLabel="Add tile" submitting={create.isPending} />
         </Stack>
       </form>
     </Modal>

@@ -1,11 +1,11 @@
-import { Alert, Box, Button, Group, Modal, NumberInput, Stack, Text } from '@mantine/core';
+import { Box, Group, Modal, NumberInput, Stack, Text } from '@mantine/core';
 import { useState, type FormEvent } from 'react';
 import { GRID_COLUMNS, MAX_TILE_HEIGHT, type Position, type Tile } from '../../../../shared/tiles.ts';
 import { ApiError, errorMessage } from '../../../lib/api-client.ts';
 import { useUpdateTile } from '../api.ts';
+import { ModalFormFooter } from '../../../components/modal-form-footer.tsx';
 
 /** Alert titles in the text colour: the light variants' tinted titles fail WCAG AA contrast. */
-const readableTitle = { title: { color: 'var(--mantine-color-text)' } };
 
 const num = (v: number | string) => (typeof v === 'number' ? v : Number.parseFloat(v));
 
@@ -61,19 +61,7 @@ export function PositionModal({ project, tile, onClose }: { project: string; til
           <Text size="sm" c={fits ? 'dimmed' : 'red.9'}>
             {fits ? `Columns ${pos.x + 1}–${pos.x + pos.width} of ${GRID_COLUMNS}.` : `x + width must stay within ${GRID_COLUMNS} columns.`}
           </Text>
-          {formError && (
-            <Alert styles={readableTitle} color="red" variant="light" role="alert">
-              {formError}
-            </Alert>
-          )}
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={update.isPending}>
-              Save position
-            </Button>
-          </Group>
+          <ModalFormFooter error={formError} onCancel={onClose} submitLabel="Save position" submitting={update.isPending} />
         </Stack>
       </form>
     </Modal>

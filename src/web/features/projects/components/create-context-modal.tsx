@@ -6,7 +6,8 @@ import { z } from 'zod';
 import { COLUMN_TYPES, ColumnTypeSchema, contextName } from '../../../../shared/projects.ts';
 import { ApiError } from '../../../lib/api-client.ts';
 import { applyServerErrors, useZodForm, type FormValues } from '../../../lib/form.ts';
-import { ModalFormFooter, SwitchField, textField } from '../../../lib/form-fields.tsx';
+import { SwitchField, textField } from '../../../lib/form-fields.tsx';
+import { ModalFormFooter } from '../../../components/modal-form-footer.tsx';
 import { useCreateContext } from '../api.ts';
 
 const column = () => z.string().trim().min(1, 'Give the column a name.').max(255, 'Must be at most 255 characters.');

@@ -4,7 +4,8 @@ import { useNavigate } from 'react-router';
 import { ProjectInput } from '../../../../shared/projects.ts';
 import { ApiError } from '../../../lib/api-client.ts';
 import { applyServerErrors, useZodForm } from '../../../lib/form.ts';
-import { ModalFormFooter, SwitchField, textField } from '../../../lib/form-fields.tsx';
+import { SwitchField, textField } from '../../../lib/form-fields.tsx';
+import { ModalFormFooter } from '../../../components/modal-form-footer.tsx';
 import { projectUrl, useCreateProject } from '../api.ts';
 import { PROJECT_ICONS } from './project-icon.tsx';
 

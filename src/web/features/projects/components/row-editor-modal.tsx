@@ -1,10 +1,11 @@
-import { ActionIcon, Alert, Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
+import { ActionIcon, Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
 import { IconPlus, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
 import type { Context, Log } from '../../../../shared/projects.ts';
 import { ApiError, errorMessage } from '../../../lib/api-client.ts';
 import { useAddRow, useUpdateRow } from '../api.ts';
 import { editText, parseValue } from '../model.ts';
+import { ModalFormFooter } from '../../../components/modal-form-footer.tsx';
 
 interface Field {
   column: string;
@@ -189,19 +190,13 @@ export function RowEditorModal({
               Add column
             </Button>
           </Group>
-          {formError && (
-            <Alert color="red" role="alert" title={row ? 'The row was not saved' : 'The row was not added'}>
-              {formError}
-            </Alert>
-          )}
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={pending}>
-              {row ? 'Save row' : 'Add row'}
-            </Button>
-          </Group>
+          <ModalFormFooter
+            error={formError}
+            errorTitle={row ? 'The row was not saved' : 'The row was not added'}
+            onCancel={onClose}
+            submitLabel={row ? 'Save row' : 'Add row'}
+            submitting={pending}
+          />
         </Stack>
       </form>
     </Modal>

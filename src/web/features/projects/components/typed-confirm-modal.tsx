@@ -1,5 +1,6 @@
-import { Alert, Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
+import { Modal, Stack, Text, TextInput } from '@mantine/core';
 import { useState, type ReactNode } from 'react';
+import { ModalFormFooter } from '../../../components/modal-form-footer.tsx';
 
 /** A destructive confirmation that needs the thing's name typed, for deletions that take a lot with them. */
 export function TypedConfirmModal({
@@ -47,19 +48,7 @@ export function TypedConfirmModal({
             spellCheck={false}
             data-autofocus
           />
-          {error && (
-            <Alert color="red" role="alert">
-              {error}
-            </Alert>
-          )}
-          <Group justify="flex-end">
-            <Button variant="default" onClick={close}>
-              Cancel
-            </Button>
-            <Button type="submit" color="red" disabled={!matches} loading={pending}>
-              {confirmLabel}
-            </Button>
-          </Group>
+          <ModalFormFooter error={error} onCancel={close} submitLabel={confirmLabel} submitting={!!pending} submitColor="red" submitDisabled={!matches} />
         </Stack>
       </form>
     </Modal>
