@@ -14,3 +14,6 @@ export function inScope(scope: Scope, table?: string) {
       ? eb.and([eb(col('organization_id'), 'is', null), eb(col('user_id'), '=', scope.userId)])
       : eb(col('organization_id'), '=', scope.organizationId);
 }
+
+/** The one column that names a scope, for tables unique per scope (personal 'u:<user>', organization 'o:<org>'; NULLs would not clash). */
+export const scopeKey = (scope: Scope) => (scope.organizationId === null ? `u:${scope.userId}` : `o:${scope.organizationId}`);

@@ -3,6 +3,7 @@ import type { Database } from '../../db/types.ts';
 import type { Conn } from '../../db/connection.ts';
 import type { Blocker, DeletionSummary } from '../../../shared/account.ts';
 import { fromMicros } from '../credits/repository.ts';
+import { scopeKey } from '../../db/scope.ts';
 
 /**
  * Sets the user's monthly cap and, when it is a number, lowers every personal assistant whose cap is
@@ -46,7 +47,7 @@ export async function deletionBlockers(db: Conn, userId: string): Promise<Blocke
 
 /** What deleting the account would remove: the personal things and the person's memberships and keys. */
 export async function deletionSummary(db: Conn, userId: string): Promise<DeletionSummary> {
-  const personalScope = `u:${userId}`;
+  const personalScope = scopeKey({ userId, organizationId: null });
   const count = async (query: { executeTakeFirstOrThrow(): Promise<{ n: unknown }> }) => Number((await query.executeTakeFirstOrThrow()).n ?? 0);
   const n = (eb: ExpressionBuilder<Database, keyof Database>) => eb.fn.countAll().as('n');
   const [projects, assistants, voices, custom_endpoints, organization_memberships, api_keys] = await Promise.all([

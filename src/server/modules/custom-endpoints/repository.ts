@@ -1,9 +1,6 @@
 import type { Scope } from '../../auth/principal.ts';
 import type { Conn } from '../../db/connection.ts';
-import { inScope } from '../../db/scope.ts';
-
-/** Personal endpoints are unique per user, organization endpoints per organization. */
-export const scopeKey = (scope: Scope) => (scope.organizationId === null ? `u:${scope.userId}` : `o:${scope.organizationId}`);
+import { inScope, scopeKey } from '../../db/scope.ts';
 
 const columns = ['name', 'url', 'model_arg', 'key_name', 'created_at'] as const;
 

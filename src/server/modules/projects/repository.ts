@@ -1,9 +1,6 @@
 import type { Scope } from '../../auth/principal.ts';
 import type { Conn } from '../../db/connection.ts';
-import { inScope } from '../../db/scope.ts';
-
-/** Names are unique per scope: the user's personal projects, or one organization's. */
-export const scopeKey = (scope: Scope) => (scope.organizationId === null ? `u:${scope.userId}` : `o:${scope.organizationId}`);
+import { inScope, scopeKey } from '../../db/scope.ts';
 
 export interface NewProject {
   name: string;

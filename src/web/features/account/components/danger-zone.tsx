@@ -35,16 +35,17 @@ export function DangerZone({ email }: { email: string | null }) {
   if (check.isError) return <ErrorAlert error={check.error} onRetry={() => void check.refetch()} />;
 
   const matches = !!email && typed.trim().toLowerCase() === email.toLowerCase();
+  const deleted = deletedThings(check.data.deletes);
   return (
     <Stack gap="sm">
       <Text size="sm">Deleting your account removes your personal data, files and API keys. It cannot be undone.</Text>
-      {deletedThings(check.data.deletes).length > 0 && (
+      {deleted.length > 0 && (
         <div>
           <Text size="sm" id="deleted-things">
             It deletes:
           </Text>
           <List size="sm" spacing={2} aria-labelledby="deleted-things">
-            {deletedThings(check.data.deletes).map((thing) => (
+            {deleted.map((thing) => (
               <List.Item key={thing}>{thing}</List.Item>
             ))}
           </List>
