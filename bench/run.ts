@@ -1,6 +1,7 @@
 /**
  * `npm run bench`: API throughput on loopback with 50 connections, each endpoint against a bare Fastify
- * constant route started in the same run (the machine is noisy; only the ratio is comparable), then the
+ * constant route and the platform's own Python stack (bench/peer.ts) started in the same run (the machine is
+ * noisy; only the ratios are comparable), then the
  * scale figures (10 000 contexts, a 100 000-row context, 1 000 commits) and the server's memory.
  * Prints everything and writes it as JSON to bench/results/. `BENCH_SECONDS` sets the load duration;
  * `BENCH_ONLY=throughput|scale` runs one part.
@@ -10,24 +11,13 @@ import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import autocannon from 'autocannon';
+import { CONNECTIONS, load, loadTool, type LoadResult, type LoadSpec } from './load.ts';
+import { PEER_KEY, peerUnavailable, startPeer } from './peer.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 const DURATION = Number(process.env.BENCH_SECONDS || 10);
 const ONLY = process.env.BENCH_ONLY;
-const CONNECTIONS = 50;
 const P99_TARGET_MS = 25;
-
-interface LoadResult {
-  name: string;
-  requestsPerSec: number;
-  p50: number;
-  p99: number;
-  non2xx: number;
-  ratio?: number;
-  target?: number;
-  met?: boolean;
-}
 
 interface ScaleResult {
   name: string;
@@ -55,17 +45,6 @@ function stop(child: ChildProcess): Promise<void> {
     child.on('exit', () => resolve());
     child.kill('SIGTERM');
   });
-}
-
-async function load(name: string, opts: autocannon.Options): Promise<LoadResult> {
-  const result = await autocannon({ connections: CONNECTIONS, duration: DURATION, ...opts });
-  return {
-    name,
-    requestsPerSec: Math.round(result.requests.average),
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    non2xx: result.non2xx,
-  };
 }
 
 /** Runs the roster CLI; `T` is the JSON it prints. */
@@ -168,18 +147,25 @@ async function main() {
 
   try {
     if (ONLY !== 'scale') {
-      console.log(`Reference: bare Fastify constant route (${CONNECTIONS} connections, ${DURATION}s each)`);
+      console.log(`Reference: bare Fastify constant route (${loadTool}, ${CONNECTIONS} connections, ${DURATION}s each)`);
       const reference = await start([path.join(root, 'bench/reference-server.mjs')], { PORT: String(refPort) }, 'reference ready');
       await load('warm-up', { url: `http://127.0.0.1:${refPort}/`, duration: 2 });
-      const ref = await load('reference (bare Fastify)', { url: `http://127.0.0.1:${refPort}/` });
+      const ref = await load('reference (bare Fastify)', { url: `http://127.0.0.1:${refPort}/`, duration: DURATION });
       await stop(reference);
+      ref.ratio = 1;
       loads.push(ref);
+      const peer = await measurePeer(refPort + 2, skipped);
+      if (peer) {
+        peer.ratio = Number((peer.requestsPerSec / ref.requestsPerSec).toFixed(3));
+        loads.push(peer);
+      }
 
-      const scenarios: { name: string; target: number; setup?: () => Promise<void>; opts: autocannon.Options }[] = [
+      const scenarios: { name: string; target: number; peerTarget?: number; setup?: () => Promise<void>; opts: Omit<LoadSpec, 'duration'> }[] = [
         { name: 'GET /v0/user/basic-info', target: 0.5, opts: { url: `${base}/v0/user/basic-info`, headers } },
         {
           name: 'GET /v0/projects',
           target: 0.5,
+          peerTarget: 20,
           setup: () => many(20, (i) => api('POST', '/v0/project', { name: `bench-${i}` })),
           opts: { url: `${base}/v0/projects`, headers },
         },
@@ -218,21 +204,22 @@ async function main() {
       for (const s of scenarios) {
         try {
           await s.setup?.();
-          const probe = await fetch(s.opts.url as string, {
-            method: s.opts.method ?? 'GET',
-            headers: s.opts.headers as Record<string, string>,
-            body: s.opts.body as string | undefined,
-          });
+          const probe = await fetch(s.opts.url, { method: s.opts.method ?? 'GET', headers: s.opts.headers, body: s.opts.body });
           if (!probe.ok) throw new Error(`${s.opts.method ?? 'GET'} answers ${probe.status}`);
         } catch (error) {
           skipped.push(`${s.name}: ${(error as Error).message}`);
           continue;
         }
         await load('warm-up', { ...s.opts, duration: 2 });
-        const r = await load(s.name, s.opts);
+        const r = await load(s.name, { ...s.opts, duration: DURATION });
         r.ratio = Number((r.requestsPerSec / ref.requestsPerSec).toFixed(3));
         r.target = s.target;
         r.met = r.ratio >= s.target && r.p99 < P99_TARGET_MS && r.non2xx === 0;
+        if (s.peerTarget !== undefined && peer) {
+          r.peerRatio = Number((r.requestsPerSec / peer.requestsPerSec).toFixed(1));
+          r.peerTarget = s.peerTarget;
+          r.met &&= r.peerRatio >= s.peerTarget;
+        }
         loads.push(r);
       }
     }
@@ -245,15 +232,17 @@ async function main() {
   }
 
   console.log('');
-  console.log('endpoint'.padEnd(40), 'req/s'.padStart(8), 'p50 ms'.padStart(7), 'p99 ms'.padStart(7), 'ratio'.padStart(6), ' target');
+  console.log('endpoint'.padEnd(44), 'req/s'.padStart(8), 'p50 ms'.padStart(7), 'p99 ms'.padStart(7), 'ratio'.padStart(6), 'vs peer'.padStart(8), ' target');
   for (const r of loads) {
+    const goal = r.target === undefined ? '' : ` ≥${r.target}${r.peerTarget ? `, ≥${r.peerTarget}× peer` : ''}, p99<${P99_TARGET_MS}${r.met ? ' ok' : ' MISSED'}`;
     console.log(
-      r.name.padEnd(40),
+      r.name.padEnd(44),
       String(r.requestsPerSec).padStart(8),
       String(r.p50).padStart(7),
       String(r.p99).padStart(7),
-      (r.ratio?.toFixed(2) ?? '1.00').padStart(6),
-      r.target === undefined ? '' : ` ≥${r.target}, p99<${P99_TARGET_MS}${r.met ? ' ok' : ' MISSED'}`,
+      (r.ratio?.toFixed(2) ?? '').padStart(6),
+      (r.peerRatio === undefined ? '' : `${r.peerRatio}×`).padStart(8),
+      goal,
     );
     if (r.non2xx > 0) console.log(`  ! ${r.non2xx} non-2xx responses`);
   }
@@ -276,6 +265,23 @@ async function main() {
   );
   console.log(`written to ${path.relative(root, file)}`);
   fs.rmSync(dataDir, { recursive: true, force: true });
+}
+
+/** The platform's Python stack serving GET /v0/projects (20 projects), or null with the reason in `skipped`. */
+async function measurePeer(port: number, skipped: string[]): Promise<LoadResult | null> {
+  const why = peerUnavailable();
+  if (why) {
+    skipped.push(`Python peer: ${why}`);
+    return null;
+  }
+  const peer = await startPeer(port);
+  try {
+    const spec = { url: `http://127.0.0.1:${port}/v0/projects`, headers: { authorization: `Bearer ${PEER_KEY}` } };
+    await load('warm-up', { ...spec, duration: 2 });
+    return await load('peer: FastAPI GET /v0/projects (20)', { ...spec, duration: DURATION });
+  } finally {
+    await stop(peer);
+  }
 }
 
 /** The projects issue's scale figures, each a median of a few timed calls. */

@@ -1,0 +1,87 @@
+/**
+ * One load run for `npm run bench`: wrk (-t2, C, as the performance issue measured) when the machine
+ * has it, otherwise autocannon, which runs in Node on the same two cores and so reads lower.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+
+export const CONNECTIONS = 50;
+
+export interface LoadSpec {
+  url: string;
+  method?: string;
+  headers?: Record<string, string>;
+  body?: string;
+  duration: number;
+}
+
+export interface LoadResult {
+  name: string;
+  requestsPerSec: number;
+  p50: number;
+  p99: number;
+  non2xx: number;
+  ratio?: number;
+  peerRatio?: number;
+  target?: number;
+  peerTarget?: number;
+  met?: boolean;
+}
+
+export const hasWrk = spawnSync('wrk', ['--version']).error === undefined;
+export const loadTool = hasWrk ? 'wrk -t2' : 'autocannon';
+
+export async function load(name: string, spec: LoadSpec): Promise<LoadResult> {
+  return hasWrk ? wrk(name, spec) : autocannonLoad(name, spec);
+}
+
+async function autocannonLoad(name: string, spec: LoadSpec): Promise<LoadResult> {
+  const result = await autocannon({
+    connections: CONNECTIONS,
+    duration: spec.duration,
+    url: spec.url,
+    method: spec.method as autocannon.Request['method'],
+    headers: spec.headers,
+    body: spec.body,
+  });
+  return { name, requestsPerSec: Math.round(result.requests.average), p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx };
+}
+
+/** wrk's durations come as `812.00us`, `1.23ms` or `1.02s`. */
+function millis(text: string): number {
+  const m = /([\d.]+)(us|ms|s)/.exec(text);
+  if (!m) return NaN;
+  const value = Number(m[1]);
+  return Math.round((m[2] === 'us' ? value / 1000 : m[2] === 's' ? value * 1000 : value) * 100) / 100;
+}
+
+async function wrk(name: string, spec: LoadSpec): Promise<LoadResult> {
+  const args = ['-t2', `-c${CONNECTIONS}`, `-d${spec.duration}s`, '--latency'];
+  for (const [k, v] of Object.entries(spec.headers ?? {})) args.push('-H', `${k}: ${v}`);
+  let script: string | null = null;
+  if (spec.method && spec.method !== 'GET') {
+    script = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'roster-wrk-')), 'request.lua');
+    fs.writeFileSync(script, `wrk.method = ${JSON.stringify(spec.method)}\nwrk.body = ${JSON.stringify(spec.body ?? '')}\n`);
+    args.push('-s', script);
+  }
+  args.push(spec.url);
+  const out = await new Promise<string>((resolve, reject) => {
+    const child = spawn('wrk', args);
+    let text = '';
+    child.stdout.on('data', (d) => (text += d));
+    child.stderr.on('data', (d) => (text += d));
+    child.on('exit', (code) => (code === 0 ? resolve(text) : reject(new Error(`wrk exited ${code}: ${text}`))));
+  });
+  if (script) fs.rmSync(path.dirname(script), { recursive: true, force: true });
+  const line = (re: RegExp) => re.exec(out)?.[1] ?? '';
+  return {
+    name,
+    requestsPerSec: Math.round(Number(line(/Requests\/sec:\s+([\d.]+)/))),
+    p50: millis(line(/^\s+50%\s+(\S+)/m)),
+    p99: millis(line(/^\s+99%\s+(\S+)/m)),
+    non2xx: Number(line(/Non-2xx or 3xx responses:\s+(\d+)/) || 0) + Number(line(/Socket errors:.*timeout (\d+)/) || 0),
+  };
+}
