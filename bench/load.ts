@@ -1,12 +1,13 @@
 /**
- * One load run for `npm run bench`: wrk (-t2, C, as the performance issue measured) when the machine
- * has it, otherwise autocannon, which runs in Node on the same two cores and so reads lower.
+ * One load run for `npm run bench`: wrk (-t2, C, as the performance issue measured; installed with apt
+ * when missing and running as root), otherwise autocannon, which runs in Node on the same two cores and so reads lower.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
+import { aptInstall } from './apt.ts';
 
 export const CONNECTIONS = 50;
 
@@ -31,7 +32,8 @@ export interface LoadResult {
   met?: boolean;
 }
 
-export const hasWrk = spawnSync('wrk', ['--version']).error === undefined;
+const wrkFound = () => spawnSync('wrk', ['--version']).error === undefined;
+const hasWrk = wrkFound() || (aptInstall(['wrk']) && wrkFound());
 export const loadTool = hasWrk ? 'wrk -t2' : 'autocannon';
 
 export async function load(name: string, spec: LoadSpec): Promise<LoadResult> {

@@ -5,6 +5,7 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import { aptInstall } from './apt.ts';
 import path from 'node:path';
 
 export const PEER_KEY = 'peer-key-123';
@@ -17,11 +18,9 @@ const importable = () => spawnSync(PYTHON, ['-c', 'import fastapi, uvicorn']).st
 export function peerUnavailable(): string | null {
   if (!fs.existsSync(script)) return `${script} not found`;
   if (!importable()) {
-    if (process.getuid?.() !== 0) return 'python3-fastapi and python3-uvicorn are not installed (sudo apt-get install -y python3-fastapi python3-uvicorn)';
-    const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-    spawnSync('apt-get', ['update', '-qq'], { stdio: 'inherit', env });
-    spawnSync('apt-get', ['install', '-y', '-qq', '--no-install-recommends', 'python3-fastapi', 'python3-uvicorn'], { stdio: 'inherit', env });
-    if (!importable()) return 'installing python3-fastapi and python3-uvicorn with apt failed';
+    if (!aptInstall(['python3-fastapi', 'python3-uvicorn']) || !importable()) {
+      return 'python3-fastapi and python3-uvicorn are not installed and apt could not install them (sudo apt-get install -y python3-fastapi python3-uvicorn)';
+    }
   }
   return null;
 }
