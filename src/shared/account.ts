@@ -1,30 +1,17 @@
 import { z } from 'zod';
 import { email, name, opt, text } from './common.ts';
+import { isCountryCode } from './countries.ts';
 import { AccountTypeSchema } from './users.ts';
 
-const regionNames = new Intl.DisplayNames(['en'], { type: 'region' });
-
-/** A two-letter ISO 3166-1 code the platform knows a name for (`US`, `de` → `DE`). */
+/** A currently assigned two-letter ISO 3166-1 code (`US`, `de` → `DE`). */
 export const countryCode = () =>
   z
     .string()
     .trim()
     .toUpperCase()
     .regex(/^[A-Z]{2}$/, 'Must be a two-letter ISO 3166-1 country code, such as US or DE.')
-    .refine((code) => {
-      // The format is reported by the regex above; only well-formed codes are looked up.
-      if (!/^[A-Z]{2}$/.test(code)) return true;
-      const label = regionNames.of(code);
-      return !!label && label !== code && label !== 'Unknown Region';
-    }, 'Is not a known ISO 3166-1 country code.');
-
-export function countryName(code: string): string {
-  try {
-    return regionNames.of(code) ?? code;
-  } catch {
-    return code;
-  }
-}
+    // The format is reported by the regex above; only well-formed codes are looked up.
+    .refine((code) => !/^[A-Z]{2}$/.test(code) || isCountryCode(code), 'Is not an assigned ISO 3166-1 country code (withdrawn codes such as DD or UK are not).');
 
 export const BusinessAddressSchema = z.object({
   address_line1: name(200),

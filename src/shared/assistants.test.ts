@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { CreateAssistantInput, isTimeZone, sniffAudioType, sniffPhotoType, UpdateAssistantConfigInput } from './assistants.ts';
+import { CreateAssistantInput, sniffAudioType, sniffPhotoType, UpdateAssistantConfigInput } from './assistants.ts';
+import { isTimeZone } from './time-zones.ts';
 
 const bytes = (...parts: (string | number[])[]) => new Uint8Array(parts.flatMap((p) => (typeof p === 'string' ? [...p].map((c) => c.charCodeAt(0)) : p)));
 
@@ -33,6 +34,11 @@ describe('magic-byte sniffers (shared by the dashboard and the server)', () => {
     expect(isTimeZone('Europe/Berlin')).toBe(true);
     expect(isTimeZone('UTC')).toBe(true);
     expect(isTimeZone('Mars/Olympus')).toBe(false);
+  });
+
+  it('refuses legacy abbreviations and links the runtime would accept, and takes renamed zones either way', () => {
+    for (const legacy of ['PST', 'EST', 'CET', 'US/Pacific', 'GMT', 'Etc/GMT+5']) expect(isTimeZone(legacy), legacy).toBe(false);
+    for (const zone of ['Asia/Kolkata', 'Asia/Calcutta', 'Europe/Kyiv', 'America/Argentina/Buenos_Aires']) expect(isTimeZone(zone), zone).toBe(true);
   });
 });
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { email, httpUrl, intId, name, opt, text, Timestamp } from './common.ts';
 import { countryCode } from './account.ts';
+import { isTimeZone } from './time-zones.ts';
 
 /*
  * The assistants contract: spec operations 1–5 and the extensions of semantics.md §2.
@@ -98,16 +99,6 @@ export const EXTENSION_OF_TYPE: Record<PhotoType | AudioType, string> = {
   'audio/flac': 'flac',
 };
 
-/** Whether a string is an IANA time zone name this runtime knows (browser and server agree on Intl). */
-export function isTimeZone(tz: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: tz });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 // ---------------------------------------------------------------------------------------------------
 // Field schemas
 
@@ -117,7 +108,7 @@ const timezone = () =>
     .trim()
     .min(1, 'Must not be empty.')
     .max(64, 'Must be at most 64 characters.')
-    .refine(isTimeZone, 'Must be an IANA time zone name, such as Europe/Berlin or America/New_York.');
+    .refine(isTimeZone, 'Must be an IANA time zone name, such as Europe/Berlin, America/New_York or UTC (abbreviations such as PST are not zones).');
 const age = () =>
   z
     .number({ error: 'Must be a whole number of years.' })

@@ -1,7 +1,6 @@
 import { Group, Select, Text, type SelectProps } from '@mantine/core';
 import { useMemo } from 'react';
-
-const LETTERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
+import { COUNTRY_CODES, countryNamer } from '../../shared/countries.ts';
 
 /** The flag emoji of a two-letter code (regional indicator symbols); systems without flag glyphs show the letters. */
 export function flagOf(code: string): string {
@@ -39,19 +38,10 @@ export function canShowFlags(): boolean {
   return flagsDrawn;
 }
 
-/** Every ISO 3166-1 alpha-2 code this browser has a name for, sorted by name. */
-function countryOptions(): { value: string; label: string }[] {
-  const names = new Intl.DisplayNames([navigator.language || 'en', 'en'], { type: 'region' });
-  const english = new Intl.DisplayNames(['en'], { type: 'region' });
-  const options: { value: string; label: string }[] = [];
-  for (const a of LETTERS)
-    for (const b of LETTERS) {
-      const code = a + b;
-      const known = english.of(code);
-      if (!known || known === code || known === 'Unknown Region') continue;
-      options.push({ value: code, label: `${names.of(code)} (${code})` });
-    }
-  return options.sort((x, y) => x.label.localeCompare(y.label));
+/** Every assigned ISO 3166-1 alpha-2 code, named in the browser's language, sorted by name. */
+export function countryOptions(locales: string[] = [navigator.language || 'en', 'en']): { value: string; label: string }[] {
+  const name = countryNamer(locales);
+  return COUNTRY_CODES.map((code) => ({ value: code, label: `${name(code)} (${code})` })).sort((x, y) => x.label.localeCompare(y.label));
 }
 
 /**

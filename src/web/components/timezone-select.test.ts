@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { timeZoneFilter, timeZoneLabel, timeZoneNames, utcOffset } from './timezone-select.tsx';
+import { timeZoneNames } from '../../shared/time-zones.ts';
+import { timeZoneFilter, timeZoneLabel, utcOffset } from './timezone-select.tsx';
 
 describe('time zone picker helpers', () => {
   it('lists IANA zones including UTC', () => {

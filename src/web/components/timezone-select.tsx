@@ -1,11 +1,6 @@
 import { Select, type ComboboxItem, type OptionsFilter, type SelectProps } from '@mantine/core';
 import { useMemo } from 'react';
-
-/** Every IANA zone this browser knows (plus UTC, which some engines leave out of the list). */
-export function timeZoneNames(): string[] {
-  const supported = typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : [];
-  return supported.includes('UTC') ? supported : ['UTC', ...supported];
-}
+import { timeZoneNames } from '../../shared/time-zones.ts';
 
 /** "UTC+05:30" for a zone, now (daylight saving included), or '' when the engine cannot say. */
 export function utcOffset(zone: string, at = new Date()): string {

@@ -150,6 +150,8 @@ describe('assistants: create and credits', () => {
       [{ country: 'XX' }, 'country'],
       [{ country: 'USA' }, 'country'],
       [{ timezone: 'Mars/Olympus' }, 'timezone'],
+      [{ timezone: 'PST' }, 'timezone'],
+      [{ country: 'DD' }, 'country'],
       [{ email: 'not-an-email' }, 'email'],
       [{ user_local_desktop: 'beos' }, 'user_local_desktop'],
       [{ pre_hire_chat: [{ role: 'bot', msg: 'x' }] }, 'pre_hire_chat'],

@@ -6,7 +6,7 @@ import { useEffect } from 'react';
 import { Controller } from 'react-hook-form';
 import { Link, useLocation, useNavigate, useParams } from 'react-router';
 import { ABOUT_MAX, AGE_MAX, AGE_MIN, DEPLOY_ENVS, DESKTOP_SYSTEMS, UpdateAssistantConfigInput, type Assistant } from '../../../../shared/assistants.ts';
-import { countryName } from '../../../../shared/account.ts';
+import { countryName } from '../../../../shared/countries.ts';
 import { assistantDisplayName } from '../../../../shared/assistant-name.ts';
 import { confirmDelete } from '../../../components/confirm-delete.tsx';
 import { ErrorAlert } from '../../../components/error-alert.tsx';
