@@ -26,6 +26,8 @@ export const PRE_HIRE_CHAT_MAX_ITEMS = 500;
 export const PRE_HIRE_CHAT_MSG_MAX = 10_000;
 
 export const DEFAULT_COUNTRY = 'US';
+/** Countries whose assistants get a phone number of their own (from a fictional range); others get a US one. */
+export const FICTIONAL_PHONE_COUNTRIES = ['US', 'CA', 'GB'] as const;
 export const DESKTOP_SYSTEMS = ['ubuntu', 'windows', 'macos'] as const;
 export type DesktopSystem = (typeof DESKTOP_SYSTEMS)[number];
 export const DEPLOY_ENVS = ['preview'] as const;

@@ -82,6 +82,15 @@ describe('assistants: create and credits', () => {
     expect((await t.request('GET', `/v0/assistant/${info.agent_id}`, { key: u.apiKey })).json().info).toEqual(info);
   });
 
+  it('gives the assistant a fictional number of its country where one is known, a US one elsewhere', async () => {
+    const t = await makeTestApp();
+    const u = await t.user({ credits: 100 });
+    const hire = async (country: string) => (await create(t, u.apiKey, { first_name: 'Ada', country })).json().info;
+    expect(await hire('GB')).toMatchObject({ country: 'GB', phone: expect.stringMatching(/^\+447700900\d{3}$/), phone_country: 'GB' });
+    expect(await hire('CA')).toMatchObject({ country: 'CA', phone: expect.stringMatching(/^\+1(416|514|604)55501\d{2}$/), phone_country: 'CA' });
+    expect(await hire('DE')).toMatchObject({ country: 'DE', phone: expect.stringMatching(/^\+1\d{3}55501\d{2}$/), phone_country: 'US' });
+  });
+
   it('short of credits → 402 and nothing written', async () => {
     const t = await makeTestApp();
     const u = await t.user({ credits: 9 });

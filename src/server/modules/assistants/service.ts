@@ -25,16 +25,7 @@ import {
   type AssistantChanges,
   type AssistantRow,
 } from './repository.ts';
-
-/**
- * A phone number from the fictional NANP range 555-0100…0199, unique per assistant id: the last two
- * digits cycle through the range and the area code (201…999) advances every hundred assistants.
- */
-export function fictionalPhone(id: number): string {
-  const n = id - 1;
-  const area = 201 + (Math.floor(n / 100) % 799);
-  return `+1${area}55501${String(n % 100).padStart(2, '0')}`;
-}
+import { fictionalPhone } from './fictional-phones.ts';
 
 /** `ada.lovelace-12@domain`: readable, unique by the id. */
 export function assistantMailbox(id: number, firstName: string | null, surname: string | null, domain: string): string {
@@ -52,13 +43,10 @@ export function assistantMailbox(id: number, firstName: string | null, surname: 
 }
 
 /** Contact infrastructure still missing on an assistant, allocated locally (no external provider). */
-function infraChanges(row: Pick<AssistantRow, 'id' | 'first_name' | 'surname' | 'email' | 'phone'>, domain: string): AssistantChanges {
+function infraChanges(row: Pick<AssistantRow, 'id' | 'first_name' | 'surname' | 'email' | 'phone' | 'country'>, domain: string): AssistantChanges {
   const changes: AssistantChanges = { create_infra: 1 };
   if (!row.email) changes.email = assistantMailbox(row.id, row.first_name, row.surname, domain);
-  if (!row.phone) {
-    changes.phone = fictionalPhone(row.id);
-    changes.phone_country = 'US';
-  }
+  if (!row.phone) Object.assign(changes, fictionalPhone(row.id, row.country));
   return changes;
 }
 
@@ -130,7 +118,14 @@ export async function createAssistant(
     });
     // Same transaction as the insert: short of credits → 402 and the insert is rolled back.
     await chargeCredits(tx, account.id, toMicros(deps.config.assistantCost), 'assistant_create', `assistant:${id}`, now, ASSISTANT_MESSAGES.insufficientCredits);
-    const base = { id, first_name: input.first_name ?? null, surname: input.surname ?? null, email: input.email ?? null, phone: input.phone ?? null };
+    const base = {
+      id,
+      first_name: input.first_name ?? null,
+      surname: input.surname ?? null,
+      email: input.email ?? null,
+      phone: input.phone ?? null,
+      country: input.country ?? DEFAULT_COUNTRY,
+    };
     if (createInfra) await updateAssistant(tx, id, infraChanges(base, deps.config.assistantMailDomain));
     const assistant = await getAssistant(tx, deps.dialect, scope, id);
     await beforeCommit?.(tx, assistant);

@@ -4,7 +4,8 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { notifications } from '@mantine/notifications';
 import { Controller } from 'react-hook-form';
 import { Link, useNavigate } from 'react-router';
-import { ABOUT_MAX, AGE_MAX, AGE_MIN, CreateAssistantInput, DEFAULT_COUNTRY, DESKTOP_SYSTEMS } from '../../../../shared/assistants.ts';
+import { ABOUT_MAX, AGE_MAX, AGE_MIN, CreateAssistantInput, DEFAULT_COUNTRY, DESKTOP_SYSTEMS, FICTIONAL_PHONE_COUNTRIES } from '../../../../shared/assistants.ts';
+import { countryName } from '../../../../shared/countries.ts';
 import { assistantDisplayName } from '../../../../shared/assistant-name.ts';
 import { CountrySelect } from '../../../components/country-select.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
@@ -26,6 +27,7 @@ type Fields = FormValues<typeof CreateAssistantInput>;
 /** The inputs hold null for "not given" (the schema drops it), except the chat list and the switch. */
 type HireValues = { [K in keyof Fields]: K extends 'pre_hire_chat' | 'create_infra' ? Fields[K] : Fields[K] | null };
 const FIELDS = Object.keys(CreateAssistantInput.shape);
+const PHONE_PROMISE = `Its phone number is from this country in ${FICTIONAL_PHONE_COUNTRIES.map((c) => countryName(c)).join(', ')}; elsewhere it gets a US number.`;
 
 /** What hiring costs against what the workspace holds, before anything is sent. */
 function CostSummary({ short, cost, balance, loading, organization }: { short: boolean; cost?: number; balance?: number; loading: boolean; organization: boolean }) {
@@ -173,7 +175,7 @@ export function HireAssistantPage() {
                 render={({ field }) => (
                   <CountrySelect
                     label="Country"
-                    description="Its phone number is provisioned in this country."
+                    description={PHONE_PROMISE}
                     value={field.value}
                     onChange={field.onChange}
                     onBlur={field.onBlur}
