@@ -23,6 +23,14 @@ test.describe('account', () => {
     await section.getByRole('button', { name: 'Save classification' }).click();
     await expect(page.getByText('Account type updated to business')).toBeVisible();
     await expect(page.getByRole('region', { name: 'Profile' }).getByText('business', { exact: true })).toBeVisible();
+
+    // Saved details are read back after a reload, not shown as empty fields.
+    await page.reload();
+    const reloaded = page.getByRole('region', { name: 'Business classification' });
+    await expect(reloaded.getByLabel('Business name')).toHaveValue('Acme Robotics');
+    await expect(reloaded.getByLabel('Business type')).toHaveValue('LLC');
+    await expect(reloaded.getByLabel('City')).toHaveValue('Springfield');
+    await expect(reloaded.getByRole('textbox', { name: 'Country' })).toHaveValue('Germany (DE)');
   });
 
   test('a spending limit caps the one assistant above it and says so, with a link to the assistants', async ({ page, roster }) => {

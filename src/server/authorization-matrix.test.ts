@@ -56,6 +56,7 @@ const EXAMPLES: Record<string, { params?: Record<string, unknown>; query?: Recor
   myPendingInvites: {},
   showInvite: { params: { token: 'no-such-token-0123456789' } },
   canDeleteAccount: {},
+  getClassification: {},
   // The email form, whose refusal is the point for organization keys; a taken e-mail keeps it harmless.
   createUserWithBusinessInfo: { body: { account_type: 'individual', email: null } },
   // A confirmation that does not match: allowed callers get 400, nothing is deleted.

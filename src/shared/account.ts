@@ -32,6 +32,13 @@ export const BusinessInfoSchema = z.object({
 export type BusinessInfo = z.infer<typeof BusinessInfoSchema>;
 export type BusinessInfoInput = z.input<typeof BusinessInfoSchema>;
 
+/** GET /v0/user/classification (extension): the account's classification as saved, to show it again. */
+export const ClassificationSchema = z.object({
+  account_type: AccountTypeSchema.nullable(),
+  business_info: BusinessInfoSchema.nullable(),
+});
+export type Classification = z.infer<typeof ClassificationSchema>;
+
 /** 16. POST /v0/user/create-with-business-info */
 export const CreateWithBusinessInfoInput = z
   .object({

@@ -1,5 +1,6 @@
 import {
   CanDeleteAccountSchema,
+  ClassificationSchema,
   CreateWithBusinessInfoInput,
   CreateWithBusinessInfoResponse,
   DeleteAccountInput,
@@ -21,6 +22,19 @@ export const createUserWithBusinessInfo = operation({
   response: CreateWithBusinessInfoResponse,
   errors: [400, 403, 422],
   idempotent: true,
+});
+
+export const getClassification = operation({
+  method: 'GET',
+  path: '/v0/user/classification',
+  operationId: 'getClassification',
+  summary: 'Your account type and business details as last saved (null before you classify the account)',
+  description: 'The read side of POST /v0/user/create-with-business-info with email null. Business details are account data: organization keys are refused (403).',
+  tag: 'user',
+  extension: true,
+  access: ACCOUNT,
+  response: ClassificationSchema,
+  errors: [403],
 });
 
 export const getSpendingLimit = operation({

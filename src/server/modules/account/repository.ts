@@ -1,7 +1,7 @@
 import { sql, type ExpressionBuilder } from 'kysely';
 import type { Database } from '../../db/types.ts';
 import type { Conn } from '../../db/connection.ts';
-import type { Blocker, DeletionSummary } from '../../../shared/account.ts';
+import type { Blocker, BusinessInfo, Classification, DeletionSummary } from '../../../shared/account.ts';
 import { fromMicros } from '../credits/repository.ts';
 import { scopeKey } from '../../db/scope.ts';
 
@@ -20,6 +20,11 @@ export async function setSpendingLimit(db: Conn, userId: string, capMicros: numb
         and monthly_spending_cap_micros is not null and monthly_spending_cap_micros > ${capMicros}`.execute(tx);
     return Number(result.numAffectedRows ?? 0);
   });
+}
+
+export async function classificationOf(db: Conn, userId: string): Promise<Classification> {
+  const row = await db.selectFrom('users').select(['account_type', 'business_info']).where('id', '=', userId).executeTakeFirstOrThrow();
+  return { account_type: row.account_type as Classification['account_type'], business_info: row.business_info ? (JSON.parse(row.business_info) as BusinessInfo) : null };
 }
 
 export async function spendingLimitOf(db: Conn, userId: string) {

@@ -83,6 +83,20 @@ describe('POST /v0/user/create-with-business-info', () => {
     expect((await t.request('GET', '/v0/user/basic-info', { key: u.apiKey })).json().account_type).toBe('individual');
   });
 
+  it('reads the classification back as saved (GET /v0/user/classification), so the form can show it', async () => {
+    const t = await makeTestApp();
+    const u = await t.user();
+    const read = async () => (await t.request('GET', '/v0/user/classification', { key: u.apiKey })).json();
+    expect(await read()).toEqual({ account_type: null, business_info: null });
+    await t.request('POST', '/v0/user/create-with-business-info', { key: u.apiKey, json: { account_type: 'business', business_info: business, email: null } });
+    expect(await read()).toEqual({
+      account_type: 'business',
+      business_info: { ...business, tax_exempt: false, business_address: { ...business.business_address, country: 'US' } },
+    });
+    await t.request('POST', '/v0/user/create-with-business-info', { key: u.apiKey, json: { account_type: 'individual', email: null } });
+    expect(await read()).toEqual({ account_type: 'individual', business_info: null });
+  });
+
   it('validates the business fields with 422s that name them', async () => {
     const t = await makeTestApp();
     const u = await t.user();

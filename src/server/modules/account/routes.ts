@@ -1,5 +1,12 @@
 import type { FastifyInstance } from 'fastify';
-import { canDeleteAccount, createUserWithBusinessInfo, deleteAccount, getSpendingLimit, setSpendingLimit } from '../../../shared/operations/account.ts';
+import {
+  canDeleteAccount,
+  createUserWithBusinessInfo,
+  deleteAccount,
+  getClassification,
+  getSpendingLimit,
+  setSpendingLimit,
+} from '../../../shared/operations/account.ts';
 import { HttpError } from '../../http/errors.ts';
 import { route } from '../../http/route.ts';
 import { fromMicros, toMicros } from '../credits/repository.ts';
@@ -33,6 +40,8 @@ export function accountRoutes(app: FastifyInstance): void {
     };
     return created(await createAccountFor(deps.db, principal.userId, input, deps.now(), (tx, user) => idempotency.record(tx, created(user))));
   });
+
+  route(app, getClassification, async ({ principal, deps }) => account.classificationOf(deps.db, principal.userId));
 
   route(app, getSpendingLimit, async ({ principal, deps }) => ({
     user_id: principal.userId,

@@ -8,7 +8,7 @@ import { CountrySelect } from '../../../components/country-select.tsx';
 type Output = z.output<typeof CreateWithBusinessInfoInput>;
 
 /** What the inputs hold (the schema's input type is loose where null means "not given"). */
-interface Values {
+export interface BusinessFormValues {
   account_type: 'individual' | 'business';
   email: string | null;
   name: string;
@@ -23,7 +23,7 @@ interface Values {
 }
 
 /** Blank optional inputs mean "not given"; blank required ones stay, so their message says "Must not be empty." */
-function clean(values: Values): Values {
+function clean(values: BusinessFormValues): BusinessFormValues {
   const blank = (v: string | null | undefined) => (v === '' ? undefined : v);
   const b = values.business_info;
   return {
@@ -45,9 +45,9 @@ function clean(values: Values): Values {
 }
 
 /** Blank optional inputs are "not given" before the schema sees them. */
-const FormSchema = z.preprocess((values) => clean(values as Values), CreateWithBusinessInfoInput);
+const FormSchema = z.preprocess((values) => clean(values as BusinessFormValues), CreateWithBusinessInfoInput);
 
-const emptyBusiness: NonNullable<Values['business_info']> = {
+const emptyBusiness: NonNullable<BusinessFormValues['business_info']> = {
   business_name: '',
   business_type: '',
   tax_id: '',
@@ -61,17 +61,18 @@ const emptyBusiness: NonNullable<Values['business_info']> = {
  */
 export function BusinessForm({
   withIdentity,
-  defaultAccountType,
+  defaultValues,
   submitLabel,
   onSubmit,
 }: {
   withIdentity: boolean;
-  defaultAccountType?: 'individual' | 'business' | null;
+  /** What the form starts from (the saved classification); an individual with no e-mail or names otherwise. */
+  defaultValues?: Partial<BusinessFormValues>;
   submitLabel: string;
   onSubmit: (values: Output) => Promise<unknown>;
 }) {
-  const form = useZodForm<typeof FormSchema, Values>(FormSchema, {
-    defaultValues: { account_type: defaultAccountType ?? 'individual', email: withIdentity ? '' : null, name: '', last_name: '', business_info: null },
+  const form = useZodForm<typeof FormSchema, BusinessFormValues>(FormSchema, {
+    defaultValues: { account_type: 'individual', email: withIdentity ? '' : null, name: '', last_name: '', business_info: null, ...defaultValues },
   });
   const { errors, isSubmitting } = form.formState;
   const accountType = form.watch('account_type');

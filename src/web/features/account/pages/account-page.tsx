@@ -6,8 +6,7 @@ import { ErrorAlert } from '../../../components/error-alert.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
 import { useSession } from '../../../lib/session.ts';
 import { displayName, useMe, workspaceName } from '../../../lib/use-me.ts';
-import { useCreateWithBusinessInfo } from '../api.ts';
-import { BusinessForm } from '../components/business-form.tsx';
+import { ClassificationSection } from '../components/classification-section.tsx';
 import { DangerZone } from '../components/danger-zone.tsx';
 import { SpendingLimitSection } from '../components/spending-limit-section.tsx';
 
@@ -45,7 +44,6 @@ function Field({ label, value }: { label: string; value: ReactNode }) {
 export function AccountPage() {
   const me = useMe();
   const { key } = useSession();
-  const classify = useCreateWithBusinessInfo();
 
   if (me.isPending) {
     return (
@@ -86,12 +84,7 @@ export function AccountPage() {
         </Section>
 
         <Section title="Business classification" id="account-classification" description="Tell us whether you use Roster as an individual or for a business.">
-          <BusinessForm
-            withIdentity={false}
-            defaultAccountType={data.account_type}
-            submitLabel="Save classification"
-            onSubmit={(values) => classify.mutateAsync({ ...values, email: null })}
-          />
+          <ClassificationSection personalKey={personal} />
         </Section>
 
         <Section title="Spending limit" id="account-spending" description="A monthly cap on personal usage.">
