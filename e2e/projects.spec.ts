@@ -137,6 +137,7 @@ test.describe('projects, contexts and versions', () => {
     await snap(page, 'rollback-dialog');
     await rollback.getByRole('button', { name: 'Roll back' }).click();
     await expect(rollback).toBeHidden();
+    await expect(page.getByText(/^Rolled back to [0-9a-f]{7}\.$/)).toBeVisible();
     await expect(historyItem(page, 'first two runs')).toHaveAccessibleName(/HEAD$/);
     await expect(historyItem(page, 'run 2 failed')).not.toHaveAccessibleName(/HEAD$/);
     await page.getByRole('tab', { name: 'Rows', exact: true }).click();
@@ -149,6 +150,7 @@ test.describe('projects, contexts and versions', () => {
     await page.getByRole('button', { name: 'Roll forward to this commit' }).click();
     await page.getByRole('dialog', { name: 'Roll forward runs/alpha?' }).getByRole('button', { name: 'Roll forward' }).click();
     await expect(historyItem(page, 'run 2 failed')).toHaveAccessibleName(/HEAD$/);
+    await expect(page.getByText(/^Moved forward to [0-9a-f]{7}\.$/)).toBeVisible();
     await page.getByRole('tab', { name: 'Rows', exact: true }).click();
     await expect(table.getByRole('row').nth(2)).toContainText('failed');
 
@@ -203,6 +205,31 @@ test.describe('projects, contexts and versions', () => {
     await del.getByRole('button', { name: 'Delete project' }).click();
     await expect(page.getByRole('listitem', { name })).toHaveCount(0);
     await snap(page, 'projects');
+  });
+
+  test('rows show their columns in one order on the Rows tab and at a commit: declared fields, then first appearance', async ({ page, roster }) => {
+    const user = await roster.createUser({ name: 'Cole Columns' });
+    const api = roster.api(user.api_key);
+    await api.post('/v0/project', { name: 'cols', is_versioned: true });
+    await api.post('/v0/project/cols/contexts', { name: 'runs', is_versioned: true, unique_keys: { run: 'str' }, auto_counting: { step: null } });
+    await api.post('/v0/project/cols/contexts/runs/logs', {
+      entries: [
+        { note: 'first', run: 'a', score: 1 },
+        { extra: true, run: 'b' },
+      ],
+    });
+    await api.post('/v0/project/cols/contexts/runs/commit', { commit_message: 'two runs' });
+    await signIn(page, user.api_key, '/projects/cols/contexts/runs');
+    const headers = (table: ReturnType<Page['getByRole']>) => table.getByRole('columnheader').allInnerTexts();
+    const rowsTable = page.getByRole('table', { name: 'Rows of runs' });
+    await expect(rowsTable.getByRole('cell', { name: 'first' })).toBeVisible();
+    const onRowsTab = await headers(rowsTable);
+    expect(onRowsTab.filter((h) => ['run', 'step', 'note', 'score', 'extra'].includes(h))).toEqual(['run', 'step', 'note', 'score', 'extra']);
+    await page.getByRole('tab', { name: 'History' }).click();
+    await historyItem(page, 'two runs').click();
+    const atCommit = page.getByRole('table', { name: /^Rows at commit/ });
+    await expect(atCommit.getByRole('cell', { name: 'first' })).toBeVisible();
+    expect(await headers(atCommit)).toEqual(onRowsTab.filter((h) => h !== 'Actions' && h !== ''));
   });
 
   test('the context tree renders only what is in view, folds folders, and filters by prefix', async ({ page, roster }) => {

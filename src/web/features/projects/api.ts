@@ -59,12 +59,13 @@ export function useCommit(project: string, context: string) {
   });
 }
 
-export function useRollback(project: string, context: string) {
+/** `forward`: the target is a later commit than HEAD (after a rollback), so the notice says "moved forward". */
+export function useRollback(project: string, context: string, forward: boolean) {
   return useApiMutation(commitMutations.rollback(project, context), {
     onSuccess: (result, hash) =>
       notifications.show({
         color: 'teal',
-        message: `Rolled back to ${hash.slice(0, 7)}.${result.auto_saved_commit_hash ? ` Your uncommitted changes were saved as ${result.auto_saved_commit_hash.slice(0, 7)}.` : ''}`,
+        message: `${forward ? 'Moved forward to' : 'Rolled back to'} ${hash.slice(0, 7)}.${result.auto_saved_commit_hash ? ` Your uncommitted changes were saved as ${result.auto_saved_commit_hash.slice(0, 7)}.` : ''}`,
       }),
   });
 }

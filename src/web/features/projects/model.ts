@@ -101,12 +101,16 @@ export function parseValue(text: string, type: string | undefined, previous: unk
   }
 }
 
-/** Columns of some rows, first seen first, after the ones named up front (unique keys, counters). */
-export function columnsOf(rows: Log[], first: string[] = []): string[] {
+/** Columns of some rows, first seen first, after the ones named up front. */
+export function columnsOf(rows: Pick<Log, 'entries'>[], first: string[] = []): string[] {
   const seen = new Set(first);
-  for (const row of rows) for (const key of Object.keys(row.entries)) seen.add(key);
+  for (const row of rows) for (const key of Object.keys(row.entries ?? {})) seen.add(key);
   return [...seen];
 }
+
+/** The one column order of a context's rows wherever they are shown: its declared fields (unique keys, then counters), then first appearance. */
+export const contextColumns = (context: Pick<Context, 'unique_keys' | 'auto_counting'>, rows: Pick<Log, 'entries'>[]): string[] =>
+  columnsOf(rows, [...context.unique_keys, ...Object.keys(context.auto_counting)]);
 
 // ---- Diffs ----------------------------------------------------------------------------------
 

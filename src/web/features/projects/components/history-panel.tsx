@@ -7,7 +7,7 @@ import { EmptyState } from '../../../components/empty-state.tsx';
 import { ErrorAlert } from '../../../components/error-alert.tsx';
 import { commitQueries } from '../../../data/commits.ts';
 import { DIFF_ROW_LIMIT, rowQueries } from '../../../data/rows.ts';
-import { columnsOf, diffRows, diffSummary, formatValue, plural, shortHash } from '../model.ts';
+import { contextColumns, diffRows, diffSummary, formatValue, plural, shortHash } from '../model.ts';
 import { CommitGraph, formatTime } from './commit-graph.tsx';
 import { PermissionGate } from '../../../components/permission-gate.tsx';
 import { RollbackModal } from './rollback-modal.tsx';
@@ -40,7 +40,7 @@ function CommitRows({ project, context, commit }: { project: string; context: Co
   const pages = Math.ceil(rows.data.count / PAGE);
   return (
     <Stack gap="xs">
-      <RowsTable rows={rows.data.logs} columns={columnsOf(rows.data.logs, context.unique_keys)} caption={`Rows at commit ${shortHash(commit.commit_hash)} (read-only)`} />
+      <RowsTable rows={rows.data.logs} columns={contextColumns(context, rows.data.logs)} caption={`Rows at commit ${shortHash(commit.commit_hash)} (read-only)`} />
       {pages > 1 && <Pagination total={pages} value={page} onChange={setPage} size="sm" getControlProps={(c) => ({ 'aria-label': `${c} page` })} />}
     </Stack>
   );

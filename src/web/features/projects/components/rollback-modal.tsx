@@ -30,7 +30,7 @@ export function RollbackModal({
   const hash = target?.commit_hash ?? '';
   const current = useQuery({ ...rowQueries.every(project, context.name, null), enabled: opened });
   const atTarget = useQuery({ ...rowQueries.every(project, context.name, hash), enabled: opened });
-  const rollback = useRollback(project, context.name);
+  const rollback = useRollback(project, context.name, forward);
   const verb = forward ? 'Roll forward' : 'Roll back';
   const close = () => {
     rollback.reset();

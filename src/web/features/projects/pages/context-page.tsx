@@ -18,7 +18,7 @@ import { ContextBadges } from '../components/context-badges.tsx';
 import { HistoryPanel } from '../components/history-panel.tsx';
 import { RowEditorModal } from '../components/row-editor-modal.tsx';
 import { RowsTable } from '../components/rows-table.tsx';
-import { columnsOf, plural } from '../model.ts';
+import { contextColumns, plural } from '../model.ts';
 
 function CommitModal({ project, context, opened, onClose }: { project: string; context: Context; opened: boolean; onClose: () => void }) {
   const commit = useCommit(project, context.name);
@@ -78,10 +78,7 @@ function RowsPanel({ project, context, cannotWrite }: { project: string; context
   // Deleting the last row of the last page (or a rollback) can leave the page past the end.
   const lastPage = rows.data ? Math.max(1, Math.ceil(rows.data.count / pageSize)) : 1;
   if (page > lastPage) setPage(lastPage); // adjusted while rendering, not in an effect
-  const columns = useMemo(
-    () => columnsOf(rows.data?.logs ?? [], [...context.unique_keys, ...Object.keys(context.auto_counting)]),
-    [rows.data, context.unique_keys, context.auto_counting],
-  );
+  const columns = useMemo(() => contextColumns(context, rows.data?.logs ?? []), [rows.data, context]);
 
   const addButton = (
     <PermissionGate reason={cannotWrite}>
