@@ -253,10 +253,24 @@ async function markPending(tx: Conn, rules: ContextRules, rowId: number): Promis
     .execute();
 }
 
+/**
+ * Deletes a row. A row that no commit of the context holds (added since HEAD, or before the first commit)
+ * leaves no change behind: the uncommitted count is the net change, not every step taken.
+ */
 export async function deleteRow(tx: Conn, rules: ContextRules, rowId: number): Promise<boolean> {
   const result = await tx.deleteFrom('context_rows').where('id', '=', rowId).where('context_id', '=', rules.id).executeTakeFirst();
   if (Number(result.numDeletedRows) === 0) return false;
-  await markPending(tx, rules, rowId);
+  if (!rules.is_versioned) return true;
+  const committed = await tx
+    .selectFrom('commit_rows as cr')
+    .innerJoin('commits as c', 'c.id', 'cr.commit_id')
+    .select('cr.row_id')
+    .where('c.context_id', '=', rules.id)
+    .where('cr.row_id', '=', rowId)
+    .limit(1)
+    .executeTakeFirst();
+  if (committed) await markPending(tx, rules, rowId);
+  else await tx.deleteFrom('pending_changes').where('context_id', '=', rules.id).where('row_id', '=', rowId).execute();
   return true;
 }
 

@@ -166,6 +166,12 @@ describe('contexts', () => {
     expect(await pending()).toBe(2);
     await call('POST', '/v0/project/demo/contexts/runs/rollback', { commit_hash: A });
     expect(await pending()).toBe(0);
+    // Net change: a row added and deleted again since HEAD leaves nothing to commit.
+    const added = (await call('POST', logs, { entries: [{ v: 5 }] })).json().ids[0];
+    expect(await pending()).toBe(1);
+    await call('DELETE', `${logs}/${added}`);
+    expect(await pending()).toBe(0);
+    expect((await call('GET', logs)).json().count).toBe(2);
     const plain = await call('POST', '/v0/project/demo/contexts', { name: 'plain' });
     expect(plain.json().uncommitted_changes).toBe(0);
     await call('POST', '/v0/project/demo/contexts/plain/logs', { entries: [{ v: 1 }] });
