@@ -132,34 +132,34 @@ afterAll(async () => {
 
 /** Everything a refused request could change, read with keys that may read it. */
 async function world(): Promise<Record<string, unknown>> {
-  const reads: [string, string][] = [
-    [w.ownerOrgKey, '/v0/projects'],
-    [w.ownerOrgKey, '/v0/project/o-proj'],
-    [w.ownerOrgKey, '/v0/project/o-proj/contexts'],
-    [w.ownerOrgKey, '/v0/project/o-proj/contexts/ctx/logs'],
-    [w.ownerOrgKey, '/v0/project/o-proj/contexts/ctx/commits'],
-    [w.ownerOrgKey, '/v0/project/o-proj/interfaces'],
-    [w.ownerOrgKey, '/v0/custom_endpoint/list'],
-    [w.ownerOrgKey, '/v0/credits'],
-    [w.ownerOrgKey, `/v0/organizations/${w.o}/members`],
-    [w.ownerOrgKey, `/v0/organizations/${w.o}/invites`],
-    [w.owner.apiKey, '/v0/assistant'],
-    [w.owner.apiKey, '/v0/assistant/voice'],
-    [w.owner.apiKey, '/v0/user/spending-limit'],
-    [w.owner.apiKey, '/v0/credits'],
-    [w.member.apiKey, '/v0/projects'],
-    [w.member.apiKey, '/v0/user/spending-limit'],
-    [w.viewer.apiKey, '/v0/organizations'],
-    [w.viewer.apiKey, `/v0/organizations/${w.q}/members`],
-    [w.viewer.apiKey, `/v0/organizations/${w.q}/invites`],
-    [w.outsider.apiKey, '/v0/projects'],
-    [w.outsider.apiKey, '/v0/project/x-proj/contexts/ctx/logs'],
+  const reads: [string, string, string][] = [
+    ['owner’s O key', w.ownerOrgKey, '/v0/projects'],
+    ['owner’s O key', w.ownerOrgKey, '/v0/project/o-proj'],
+    ['owner’s O key', w.ownerOrgKey, '/v0/project/o-proj/contexts'],
+    ['owner’s O key', w.ownerOrgKey, '/v0/project/o-proj/contexts/ctx/logs'],
+    ['owner’s O key', w.ownerOrgKey, '/v0/project/o-proj/contexts/ctx/commits'],
+    ['owner’s O key', w.ownerOrgKey, '/v0/project/o-proj/interfaces'],
+    ['owner’s O key', w.ownerOrgKey, '/v0/custom_endpoint/list'],
+    ['owner’s O key', w.ownerOrgKey, '/v0/credits'],
+    ['owner’s O key', w.ownerOrgKey, `/v0/organizations/${w.o}/members`],
+    ['owner’s O key', w.ownerOrgKey, `/v0/organizations/${w.o}/invites`],
+    ['owner', w.owner.apiKey, '/v0/assistant'],
+    ['owner', w.owner.apiKey, '/v0/assistant/voice'],
+    ['owner', w.owner.apiKey, '/v0/user/spending-limit'],
+    ['owner', w.owner.apiKey, '/v0/credits'],
+    ['member', w.member.apiKey, '/v0/projects'],
+    ['member', w.member.apiKey, '/v0/user/spending-limit'],
+    ['viewer', w.viewer.apiKey, '/v0/organizations'],
+    ['viewer', w.viewer.apiKey, `/v0/organizations/${w.q}/members`],
+    ['viewer', w.viewer.apiKey, `/v0/organizations/${w.q}/invites`],
+    ['outsider', w.outsider.apiKey, '/v0/projects'],
+    ['outsider', w.outsider.apiKey, '/v0/project/x-proj/contexts/ctx/logs'],
   ];
   const state: Record<string, unknown> = {};
-  for (const [key, url] of reads) {
+  for (const [who, key, url] of reads) {
     const res = await w.t.request('GET', url, { key });
     expect(res.statusCode, `${url}: ${res.body}`).toBe(200);
-    state[`${key.slice(0, 8)} ${url}`] = res.json();
+    state[`${who}: ${url}`] = res.json();
   }
   for (const user of [w.owner, w.admin, w.member, w.viewer]) {
     state[`${user.email} exists`] = (await w.t.request('GET', '/v0/user/basic-info', { key: user.apiKey })).statusCode;
