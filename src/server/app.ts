@@ -28,6 +28,8 @@ declare module 'fastify' {
     routeRegistry: RouteRegistry;
     /** `METHOD /path` of every route Fastify has, however registered (operations.test.ts). */
     fastifyRoutes: string[];
+    /** Upload requests whose handler has not settled yet (assistants/routes.ts); a cut-off upload must not stay here. */
+    openUploads: () => number;
   }
 }
 

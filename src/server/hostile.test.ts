@@ -1,13 +1,15 @@
 /**
  * Hostile input (issue 8): malformed, oversized, foreign and concurrent requests against the real app
  * on a real database. Every case must answer with the intended 4xx (never 5xx), keep tenants apart and
- * write nothing half-way. Read-only cases share one world; cases that write build their own.
+ * write nothing half-way. Read-only cases share one world; cases that write build their own. The other
+ * hostile-*.test.ts files take the threat model's actors (SECURITY.md) and the endpoint families one by one.
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { InjectOptions, LightMyRequestResponse } from 'fastify';
+import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTestApp, type TestApp, type TestUser } from './testing/harness.ts';
+import { wellFormed } from './testing/hostile.ts';
 import { rotatePersonalKey } from './modules/users/repository.ts';
 import { multipart, PNG, pngBomb, WAV } from './modules/assistants/test-helpers.ts';
 
@@ -77,16 +79,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await w?.t.close();
 });
-
-/** The checks every answer to hostile input must pass, whatever its status. */
-function wellFormed(res: LightMyRequestResponse) {
-  expect(res.statusCode, res.body).toBeLessThan(500);
-  if (res.statusCode >= 400) {
-    const body = res.json();
-    expect(body).toHaveProperty('detail');
-    expect(res.body).not.toMatch(/at .*\.ts:\d+|SQLITE|syntax error|node_modules/i);
-  }
-}
 
 function raw(method: Method, url: string, headers: Record<string, string>, payload?: string | Buffer) {
   return w.t.app.inject({ method, url, headers, ...(payload !== undefined ? { payload } : {}) });

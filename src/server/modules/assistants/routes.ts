@@ -20,7 +20,7 @@ import { route } from '../../http/route.ts';
 import { assistantsJson } from './repository.ts';
 import { photoUploads } from './photo-service.ts';
 import { createAssistant, getAssistant, removeAssistant, updateAssistantConfig } from './service.ts';
-import { readUpload } from './uploads.ts';
+import { readUpload, uploadCounter } from './uploads.ts';
 import { cloneVoice, deleteVoice, listVoices, seedPresetSamples } from './voice-service.ts';
 
 /** `{"info": …}` around JSON the database built (one assistant, or the list). */
@@ -34,6 +34,8 @@ export async function assistantsRoutes(app: FastifyInstance): Promise<void> {
   const stopSeeding = await seedPresetSamples(storage, app.log);
   app.addHook('onClose', async () => stopSeeding());
   const photos = photoUploads(app.deps, app.log);
+  const uploads = uploadCounter();
+  app.decorate('openUploads', () => uploads.open());
 
   route(app, ops.createAssistant, async ({ principal, body, deps, idempotency }) =>
     infoJson(await createAssistant(deps, scopeOf(principal), body, (tx, assistant) => idempotency.record(tx, infoJson(assistant)))),
@@ -56,27 +58,31 @@ export async function assistantsRoutes(app: FastifyInstance): Promise<void> {
     return infoJson(assistant);
   });
 
-  route(app, ops.uploadAssistantPhoto, async ({ principal, req, idempotency }) => {
-    const received = await readUpload(req, storage.tempDir, PhotoUploadFields, {
-      maxBytes: PHOTO_MAX_BYTES,
-      tooLarge: ASSISTANT_MESSAGES.photoTooLarge,
-      sniff: sniffPhotoType,
-      unsupported: `Unsupported image type. Upload one of: ${PHOTO_TYPES.join(', ')}.`,
-    });
-    return photos.upload(scopeOf(principal), received, idempotency);
-  });
+  route(app, ops.uploadAssistantPhoto, ({ principal, req, idempotency }) =>
+    uploads.track(async () => {
+      const received = await readUpload(req, storage.tempDir, PhotoUploadFields, {
+        maxBytes: PHOTO_MAX_BYTES,
+        tooLarge: ASSISTANT_MESSAGES.photoTooLarge,
+        sniff: sniffPhotoType,
+        unsupported: `Unsupported image type. Upload one of: ${PHOTO_TYPES.join(', ')}.`,
+      });
+      return photos.upload(scopeOf(principal), received, idempotency);
+    }),
+  );
 
   route(app, voiceOps.listVoices, async ({ principal, deps }) => ({ info: await listVoices(deps, scopeOf(principal)) }));
 
-  route(app, voiceOps.cloneVoice, async ({ principal, req, deps, idempotency }) => {
-    const received = await readUpload(req, storage.tempDir, VoiceCloneFields, {
-      maxBytes: VOICE_SAMPLE_MAX_BYTES,
-      tooLarge: ASSISTANT_MESSAGES.voiceTooLarge,
-      sniff: sniffAudioType,
-      unsupported: `Unsupported audio type. Upload one of: ${AUDIO_TYPES.join(', ')}.`,
-    });
-    return cloneVoice(deps, req.log, scopeOf(principal), received, idempotency);
-  });
+  route(app, voiceOps.cloneVoice, ({ principal, req, deps, idempotency }) =>
+    uploads.track(async () => {
+      const received = await readUpload(req, storage.tempDir, VoiceCloneFields, {
+        maxBytes: VOICE_SAMPLE_MAX_BYTES,
+        tooLarge: ASSISTANT_MESSAGES.voiceTooLarge,
+        sniff: sniffAudioType,
+        unsupported: `Unsupported audio type. Upload one of: ${AUDIO_TYPES.join(', ')}.`,
+      });
+      return cloneVoice(deps, req.log, scopeOf(principal), received, idempotency);
+    }),
+  );
 
   route(app, voiceOps.deleteVoice, async ({ principal, params, query, deps }) => {
     const refused = await deleteVoice(deps, scopeOf(principal), params.voice_id, query.provider);

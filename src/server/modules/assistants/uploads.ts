@@ -1,3 +1,4 @@
+import { finished } from 'node:stream/promises';
 import type { FastifyRequest } from 'fastify';
 import type { MultipartFile } from '@fastify/multipart';
 import type { z } from 'zod';
@@ -19,6 +20,26 @@ export interface ParsedUpload<F, T> {
    * file name and declared type, none of which change what the upload does.
    */
   fingerprint: string;
+}
+
+/**
+ * Counts the upload requests whose handler has not settled. An upload cut off mid-file must settle
+ * (answered or failed, its temp file gone) instead of waiting for bytes that never come: the test that
+ * cuts connections checks this comes back to 0 (app.openUploads()).
+ */
+export function uploadCounter() {
+  let open = 0;
+  return {
+    open: () => open,
+    async track<R>(handle: () => Promise<R>): Promise<R> {
+      open += 1;
+      try {
+        return await handle();
+      } finally {
+        open -= 1;
+      }
+    },
+  };
 }
 
 export interface UploadRules<T> {
@@ -50,8 +71,10 @@ export async function readUpload<S extends z.ZodType, T>(
       if (part.type === 'file') {
         const filePart = part as MultipartFile;
         if (filePart.fieldname !== 'file' || received) {
-          filePart.file.resume(); // not ours: drain it
-          await new Promise((resolve) => filePart.file.once('end', resolve));
+          // Not ours: drain it. finished() also settles when the part fails or the connection is cut,
+          // where waiting for 'end' alone waited forever.
+          filePart.file.resume();
+          await finished(filePart.file);
           continue;
         }
         received = await receiveToTempFile(filePart.file, tempDir, rules.maxBytes, rules.sniff);
@@ -72,6 +95,11 @@ export async function readUpload<S extends z.ZodType, T>(
     };
   } catch (error) {
     if (received) await discard(received.tempPath);
+    // The client went away mid-body (closed or reset): its fault, not the server's, and nobody reads
+    // the answer; the parser and file streams have failed with it and the temp file is gone.
+    if (!(error instanceof HttpError) && req.raw.destroyed && !req.raw.complete) {
+      throw badRequest('The upload was cut off before its end. Send the whole multipart body again.');
+    }
     // The multipart parser's complaints are the client's body, not a server fault.
     if (!(error instanceof HttpError) && MALFORMED_MULTIPART.test((error as Error).message)) {
       throw badRequest(`The multipart body is malformed or cut off (${(error as Error).message}). Send multipart/form-data with a file field.`);

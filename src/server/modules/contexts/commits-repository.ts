@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Conn } from '../../db/connection.ts';
 import { badRequestError } from '../../domain-errors.ts';
+import type { RowsFrom } from './repository.ts';
 
 /**
  * Versions of a context. A commit stores only the rows changed since its parent (commit_rows, with
@@ -88,14 +89,18 @@ export async function rollback(tx: Conn, contextId: number, contextName: string,
   return autoSaved;
 }
 
-/** Rows of a commit, read-only, paginated by row id. */
-export async function rowsAtCommit(db: Conn, commitId: number, offset: number, limit: number) {
-  const [rows, count] = await Promise.all([
-    sql<{ row_id: number; entries: string; created_at: string; updated_at: string }>`
-      select row_id, entries, created_at, updated_at from (${rowsAt(commitId)}) at_commit order by row_id limit ${limit} offset ${offset}`.execute(db),
-    sql<{ n: number | string }>`select count(*) as n from (${rowsAt(commitId)}) at_commit`.execute(db),
-  ]);
-  return { rows: rows.rows, count: Number(count.rows[0]?.n ?? 0) };
+/** Rows of a commit in row id order (read-only), shaped as listRows answers them. */
+export async function rowsAtCommit(db: Conn, commitId: number, from: RowsFrom, limit: number) {
+  const after = from.after === null ? sql`` : sql`where row_id > ${from.after}`;
+  const result = await sql<{ id: number; entries: string; created_at: string; updated_at: string }>`
+    select row_id as id, entries, created_at, updated_at from (${rowsAt(commitId)}) at_commit ${after}
+    order by row_id limit ${limit} offset ${from.offset}`.execute(db);
+  return result.rows;
+}
+
+export async function countRowsAtCommit(db: Conn, commitId: number): Promise<number> {
+  const result = await sql<{ n: number | string }>`select count(*) as n from (${rowsAt(commitId)}) at_commit`.execute(db);
+  return Number(result.rows[0]?.n ?? 0);
 }
 
 /** Newest first, with the DAG links both ways. */

@@ -274,21 +274,24 @@ export async function deleteRow(tx: Conn, rules: ContextRules, rowId: number): P
   return true;
 }
 
-export async function listRows(db: Conn, contextId: number, offset: number, limit: number) {
-  const [rows, count] = await Promise.all([
-    db
-      .selectFrom('context_rows')
-      .select(['id', 'entries', 'created_at', 'updated_at'])
-      .where('context_id', '=', contextId)
-      .orderBy('id')
-      .limit(limit)
-      .offset(offset)
-      .execute(),
-    db
-      .selectFrom('context_rows')
-      .select((eb) => eb.fn.countAll().as('n'))
-      .where('context_id', '=', contextId)
-      .executeTakeFirstOrThrow(),
-  ]);
-  return { rows, count: Number(count.n) };
+/** Where a batch of a page of rows starts: at an offset, or right after a row id (the batch before's last). */
+export interface RowsFrom {
+  offset: number;
+  after: number | null;
+}
+
+/** Stored rows of a context in id order, `entries` as the JSON text they were stored as. */
+export function listRows(db: Conn, contextId: number, from: RowsFrom, limit: number) {
+  let query = db.selectFrom('context_rows').select(['id', 'entries', 'created_at', 'updated_at']).where('context_id', '=', contextId);
+  if (from.after !== null) query = query.where('id', '>', from.after);
+  return query.orderBy('id').limit(limit).offset(from.offset).execute();
+}
+
+export async function countRows(db: Conn, contextId: number): Promise<number> {
+  const row = await db
+    .selectFrom('context_rows')
+    .select((eb) => eb.fn.countAll().as('n'))
+    .where('context_id', '=', contextId)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
 }

@@ -1,3 +1,4 @@
+import { setImmediate } from 'node:timers/promises';
 import type { ResponseOf } from '../../../shared/operation.ts';
 import type { rollbackContext } from '../../../shared/operations/contexts.ts';
 import type { Context } from '../../../shared/projects.ts';
@@ -6,8 +7,8 @@ import type { Conn, Dialect } from '../../db/connection.ts';
 import { badRequestError, notFoundError } from '../../domain-errors.ts';
 import { RawJson } from '../../http/raw-json.ts';
 import { projectInScopeOr404 } from '../projects/service.ts';
-import { contextsJson, createContext, deleteRow, findContext, insertRows, listRows, patchRow, rulesOf, type NewContext } from './repository.ts';
-import { createCommit, findCommit, rollback, rowsAtCommit } from './commits-repository.ts';
+import { contextsJson, countRows, createContext, deleteRow, findContext, insertRows, listRows, patchRow, rulesOf, type NewContext, type RowsFrom } from './repository.ts';
+import { countRowsAtCommit, createCommit, findCommit, rollback, rowsAtCommit } from './commits-repository.ts';
 
 // What the contexts routes (and the starter project) do with a context, its rows and its history.
 
@@ -34,18 +35,47 @@ export async function createContextWithRows(tx: Conn, projectId: number, name: s
   await insertRows(tx, rulesOf(context), rows, now);
 }
 
-const parseEntries = (text: string) => JSON.parse(text) as Record<string, unknown>;
+/**
+ * Rows a page is read in at a time. SQLite reads synchronously, so a whole page of the largest rows
+ * (1000 × 64 KB) read, parsed and serialized at once held the event loop for seconds; a batch is at
+ * most 50 × 64 KB, and the loop turns between batches so other requests are answered meanwhile
+ * (largest-read.test.ts).
+ */
+const ROWS_PER_BATCH = 50;
 
-/** A page of a context's rows: as they are now, or as they were at `commitHash`. */
-export async function rowsPage(db: Conn, context: { id: number; name: string }, commitHash: string | undefined, offset: number, limit: number) {
+type StoredRow = { id: number; entries: string; created_at: string; updated_at: string };
+
+/** A row as the API shows it: its entries are spliced in as the JSON text they were stored as, not parsed and serialized again. */
+const rowJson = (r: StoredRow) =>
+  `{"id":${Number(r.id)},"entries":${r.entries},"created_at":${JSON.stringify(r.created_at)},"updated_at":${JSON.stringify(r.updated_at)}}`;
+
+/**
+ * A page of a context's rows (`{logs, count}`): as they are now, or as they were at `commitHash`. Batches
+ * after the first continue after the last row id read, so a row deleted meanwhile shifts nothing.
+ */
+export async function rowsPage(db: Conn, context: { id: number; name: string }, commitHash: string | undefined, offset: number, limit: number): Promise<RawJson> {
+  let count: number;
+  let read: (from: RowsFrom, limit: number) => Promise<StoredRow[]>;
   if (commitHash) {
     const commit = await findCommit(db, context.id, commitHash);
     if (!commit) throw badRequestError(`Commit hash ${commitHash} not found for context ${context.name}.`);
-    const { rows, count } = await rowsAtCommit(db, commit.id, offset, limit);
-    return { logs: rows.map((r) => ({ id: Number(r.row_id), entries: parseEntries(r.entries), created_at: r.created_at, updated_at: r.updated_at })), count };
+    count = await countRowsAtCommit(db, commit.id);
+    read = (from, n) => rowsAtCommit(db, commit.id, from, n);
+  } else {
+    count = await countRows(db, context.id);
+    read = (from, n) => listRows(db, context.id, from, n);
   }
-  const { rows, count } = await listRows(db, context.id, offset, limit);
-  return { logs: rows.map((r) => ({ id: r.id, entries: parseEntries(r.entries), created_at: r.created_at, updated_at: r.updated_at })), count };
+  const rows: string[] = [];
+  let from: RowsFrom = { offset, after: null };
+  while (rows.length < limit) {
+    if (rows.length > 0) await setImmediate();
+    const wanted = Math.min(ROWS_PER_BATCH, limit - rows.length);
+    const batch = await read(from, wanted);
+    for (const r of batch) rows.push(rowJson(r));
+    if (batch.length < wanted) break;
+    from = { offset: 0, after: Number(batch[batch.length - 1]!.id) };
+  }
+  return new RawJson(`{"logs":[${rows.join(',')}],"count":${count}}`);
 }
 
 type ContextRow = Parameters<typeof rulesOf>[0];
