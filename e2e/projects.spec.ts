@@ -247,8 +247,20 @@ test.describe('projects, contexts and versions', () => {
     await checkA11y(page);
     await page.getByRole('button', { name: 'batch-0/ 50 contexts' }).press('Enter');
     await expect(page.getByRole('button', { name: 'batch-0/ 50 contexts' })).toHaveAttribute('aria-expanded', 'false');
+    // Nesting shows: a context sits indented under its folder's name.
+    const folderName = await page.getByRole('button', { name: 'batch-1/ 50 contexts' }).getByText('batch-1/').boundingBox();
+    const inFolder = await page.getByRole('link', { name: 'batch-1/run-001' }).boundingBox();
+    expect(inFolder!.x).toBeGreaterThan(folderName!.x + 10);
     await list.evaluate((ul) => ul.parentElement!.scrollTo(0, ul.parentElement!.scrollHeight));
     await expect(page.getByRole('link', { name: 'batch-7/run-399' })).toBeVisible();
+
+    // Names are searched anywhere, ignoring case, by default; the spec's literal prefix is the other mode.
+    await page.getByLabel('Search context names').fill('RUN-39');
+    await expect(page).toHaveURL(/search=RUN-39/);
+    await expect(page.getByText('10 contexts containing “RUN-39”')).toBeVisible();
+    await page.getByText('Starts with').click();
+    await expect(page.getByText('0 contexts starting with “RUN-39”')).toBeVisible();
+    await expect(page).toHaveURL(/prefix=RUN-39/);
     await page.getByLabel('Filter by name prefix').fill('batch-3/run-01');
     await expect(page).toHaveURL(/prefix=batch-3%2Frun-01/);
     await expect(page.getByText('2 contexts starting with “batch-3/run-01”')).toBeVisible();

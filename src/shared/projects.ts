@@ -81,7 +81,11 @@ export const ContextSchema = z.object({
 });
 export type Context = z.infer<typeof ContextSchema>;
 
-export const ContextsQuery = z.object({ prefix: opt(z.string().max(255, 'Must be at most 255 characters.')) });
+export const ContextsQuery = z.object({
+  prefix: opt(z.string().max(255, 'Must be at most 255 characters.')),
+  /** Extension: contexts whose name contains this text, ignoring case (literal: % and _ are plain characters). */
+  search: opt(z.string().max(255, 'Must be at most 255 characters.')),
+});
 export const ContextPath = z.object({ project_name: z.string().min(1), context_name: z.string().min(1) });
 
 // ---- Rows ("logs") --------------------------------------------------------------------------

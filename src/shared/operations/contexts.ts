@@ -29,6 +29,7 @@ export const listContexts = operation({
   path: contexts,
   operationId: 'listContexts',
   summary: 'Contexts of a project; `prefix` filters by a literal name prefix',
+  description: 'Extension: `search` keeps the contexts whose name contains the text anywhere, ignoring case; with `prefix` too, both must hold.',
   tag: 'contexts',
   access: inScope('project:read'),
   params: ProjectPath,

@@ -3,7 +3,7 @@ import type { ComponentType } from 'react';
 import type { LoaderFunctionArgs, RouteObject } from 'react-router';
 import { PAGES, SHELL, SIGN_IN_PAGE, type PageModule, type PagePath } from '../../shared/pages.ts';
 import { assistantQueries } from '../data/assistants.ts';
-import { contextQueries } from '../data/contexts.ts';
+import { contextFilterOf, contextQueries } from '../data/contexts.ts';
 import { creditQueries } from '../data/credits.ts';
 import { voiceQueries } from '../data/voices.ts';
 import { memberQueries } from '../data/members.ts';
@@ -61,7 +61,7 @@ const prefetches: Partial<Record<PagePath, Pick<RouteObject, 'loader' | 'shouldR
   projects: prefetch(() => [projectQueries.names()]),
   'projects/:project': prefetch(({ params, request }) => [
     projectQueries.project(params.project ?? ''),
-    contextQueries.list(params.project ?? '', new URL(request.url).searchParams.get('prefix') ?? ''),
+    contextQueries.list(params.project ?? '', contextFilterOf(new URL(request.url).searchParams)),
   ]),
   'projects/:project/contexts/:context': prefetch(({ params }) => [contextQueries.one(params.project ?? '', params.context ?? '')]),
   assistants: prefetch(() => [assistantQueries.list(), voiceQueries.list()]),

@@ -10,7 +10,7 @@ import { projectKeys } from './projects.ts';
 export const contextKeys = {
   /** Every context read of a project (lists and single contexts): what row and version changes refresh. */
   all: (project: string) => [...projectKeys.all, 'contexts', project] as const,
-  list: (project: string, prefix: string) => [...contextKeys.all(project), 'list', prefix] as const,
+  list: (project: string, filter: ContextFilter) => [...contextKeys.all(project), 'list', filter.prefix ?? '', filter.search ?? ''] as const,
   one: (project: string, context: string) => [...contextKeys.all(project), 'one', context] as const,
   // The rows and the history of a context (rows.ts, commits.ts) are keyed here, so that those files
   // import this one and never each other.
@@ -18,20 +18,30 @@ export const contextKeys = {
   commits: (project: string, context: string) => [...projectKeys.all, 'commits', project, context] as const,
 };
 
-const list = (project: string, prefix: string, signal: AbortSignal) => api(listContexts, { params: { project_name: project }, query: { prefix }, signal });
+/** A literal name prefix (the spec's), and/or text the name contains anywhere, ignoring case (extension). */
+export interface ContextFilter {
+  prefix?: string;
+  search?: string;
+}
+
+/** The project page's filter as its address holds it (`?prefix=` or `?search=`), for the route's prefetch. */
+export const contextFilterOf = (params: URLSearchParams): ContextFilter => ({ prefix: params.get('prefix') ?? '', search: params.get('search') ?? '' });
+
+const list = (project: string, filter: ContextFilter, signal: AbortSignal) =>
+  api(listContexts, { params: { project_name: project }, query: { prefix: filter.prefix || undefined, search: filter.search || undefined }, signal });
 
 export const contextQueries = {
-  list: (project: string, prefix = '') =>
+  list: (project: string, filter: ContextFilter = {}) =>
     queryOptions({
-      queryKey: contextKeys.list(project, prefix),
-      queryFn: ({ signal }) => list(project, prefix, signal),
+      queryKey: contextKeys.list(project, filter),
+      queryFn: ({ signal }) => list(project, filter, signal),
       placeholderData: keepPreviousData,
     }),
   /** One context: the list filtered by its exact name as prefix (there is no single-context GET). */
   one: (project: string, context: string) =>
     queryOptions({
       queryKey: contextKeys.one(project, context),
-      queryFn: async ({ signal }) => (await list(project, context, signal)).find((c) => c.name === context) ?? null,
+      queryFn: async ({ signal }) => (await list(project, { prefix: context }, signal)).find((c) => c.name === context) ?? null,
     }),
 };
 

@@ -58,7 +58,7 @@ export async function createContext(db: Conn, projectId: number, input: NewConte
  * be encoded again for the socket, and no large string on the JavaScript heap (answers over ~128 KB land in
  * its old generation and waited for a full collection: under load they grew the heap by 100+ MB).
  */
-export async function contextsJson(db: Conn, dialect: Dialect, projectId: number, filter: { prefix?: string; name?: string } = {}): Promise<JsonText> {
+export async function contextsJson(db: Conn, dialect: Dialect, projectId: number, filter: { prefix?: string; search?: string; name?: string } = {}): Promise<JsonText> {
   const pg = dialect === 'postgres';
   const bool = (column: string) => (pg ? sql.raw(`(${column} = 1)`) : sql.raw(`json(case when ${column} then 'true' else 'false' end)`));
   const json = (column: string) => (pg ? sql.raw(`${column}::json`) : sql.raw(`json(${column})`));
@@ -92,6 +92,11 @@ export async function contextsJson(db: Conn, dialect: Dialect, projectId: number
     .select(array.as('list'))
     .where('c.project_id', '=', projectId);
   if (filter.prefix) q = q.where(sql<string>`substr(c.name, 1, ${filter.prefix.length})`, '=', filter.prefix);
+  if (filter.search) {
+    // LIKE with the text's own wildcards escaped; the database's lower() on both sides, so the two agree on every letter.
+    const literal = filter.search.replace(/[\\%_]/g, (c) => `\\${c}`);
+    q = q.where(sql<boolean>`lower(c.name) like lower(${`%${literal}%`}) escape '\\'`);
+  }
   if (filter.name !== undefined) q = q.where('c.name', '=', filter.name);
   const row = await q.executeTakeFirstOrThrow();
   return row.list;

@@ -27,6 +27,19 @@ describe('contexts', () => {
     expect((await call('GET', '/v0/project/nope/contexts')).json()).toEqual({ detail: 'Project not found.' });
   });
 
+  it('searches names for a text anywhere, ignoring case, with % and _ as plain characters (extension `search`)', async () => {
+    const t = await makeTestApp();
+    const { call } = await setup(t, { name: 'runs/eval' });
+    for (const name of ['Eval/nightly', 'a_b', 'axb']) expect((await call('POST', '/v0/project/demo/contexts', { name })).statusCode).toBe(200);
+    const names = async (query: string) => (await call('GET', `/v0/project/demo/contexts?${query}`)).json().map((c: { name: string }) => c.name);
+    expect(await names('search=eval')).toEqual(['Eval/nightly', 'runs/eval']);
+    expect(await names('search=EVAL&prefix=runs')).toEqual(['runs/eval']);
+    expect(await names('search=_')).toEqual(['a_b']);
+    expect(await names(`search=${encodeURIComponent('%')}`)).toEqual([]);
+    expect(await names(`search=${encodeURIComponent('\\')}`)).toEqual([]);
+    expect(await names('prefix=eval')).toEqual([]);
+  });
+
   it('lists every field as the create answer gives it, in name order, on an empty project too', async () => {
     const t = await makeTestApp();
     const u = await t.user();

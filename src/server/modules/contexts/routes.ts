@@ -22,7 +22,7 @@ import * as versions from './commits-repository.ts';
 export function contextsRoutes(app: FastifyInstance): void {
   route(app, listContexts, async ({ principal, params, query, deps }) => {
     const project = await projectInScopeOr404(deps.db, scopeOf(principal), params.project_name);
-    return new RawJson(await contexts.contextsJson(deps.db, deps.dialect, project.id, { prefix: query.prefix }));
+    return new RawJson(await contexts.contextsJson(deps.db, deps.dialect, project.id, { prefix: query.prefix, search: query.search }));
   });
 
   route(app, createContext, async ({ principal, params, body, deps }) => {

@@ -78,7 +78,9 @@ function RowsPanel({ project, context, cannotWrite }: { project: string; context
   // Deleting the last row of the last page (or a rollback) can leave the page past the end.
   const lastPage = rows.data ? Math.max(1, Math.ceil(rows.data.count / pageSize)) : 1;
   if (page > lastPage) setPage(lastPage); // adjusted while rendering, not in an effect
-  const columns = useMemo(() => contextColumns(context, rows.data?.logs ?? []), [rows.data, context]);
+  const logs = rows.data?.logs;
+  const { unique_keys, auto_counting } = context;
+  const columns = useMemo(() => contextColumns({ unique_keys, auto_counting }, logs ?? []), [logs, unique_keys, auto_counting]);
 
   const addButton = (
     <PermissionGate reason={cannotWrite}>

@@ -1,9 +1,9 @@
-import { ActionIcon, Anchor, Badge, Box, Breadcrumbs, Button, Group, Loader, Skeleton, Stack, Text, TextInput, UnstyledButton } from '@mantine/core';
+import { ActionIcon, Anchor, Badge, Box, Breadcrumbs, Button, Group, Loader, SegmentedControl, Skeleton, Stack, Text, TextInput, UnstyledButton } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { IconChevronDown, IconChevronRight, IconFilter, IconFolder, IconPlus, IconTable, IconTrash } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { lazy, useMemo, useState } from 'react';
-import { Link, useNavigate, useParams } from 'react-router';
+import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { confirmDelete } from '../../../components/confirm-delete.tsx';
 import { EmptyState } from '../../../components/empty-state.tsx';
 import { ErrorAlert } from '../../../components/error-alert.tsx';
@@ -24,19 +24,43 @@ import { contextTree, plural, type TreeLine } from '../model.ts';
 
 const LINE = 48;
 
+type FilterMode = 'search' | 'prefix';
+/** The two ways of filtering names: the search extension (anywhere, any case) and the spec's literal prefix. */
+const MODES: Record<FilterMode, { label: string; placeholder: string; matching: string; none: string }> = {
+  search: { label: 'Search context names', placeholder: 'e.g. eval', matching: 'containing', none: 'contains' },
+  prefix: { label: 'Filter by name prefix', placeholder: 'e.g. runs/2024', matching: 'starting with', none: 'starts with' },
+};
+
 // Its form (and zod with the shared schemas) loads when the dialog is first opened, not with the list.
 const CreateContextModal = lazy(async () => ({ default: (await import('../components/create-context-modal.tsx')).CreateContextModal }));
 
-/** A project: its contexts as a tree (folders from "/" in names), filtered by a name prefix kept in the URL. */
+/** A project: its contexts as a tree (folders from "/" in names), filtered by name (contains, or starts with) kept in the URL. */
 export function ProjectPage() {
   const { project: name = '' } = useParams();
   const navigate = useNavigate();
-  const { input: prefixInput, setInput: setPrefixInput, value: prefix } = useUrlFilter('prefix');
+  // "Contains" (the search extension) unless the address asks for the spec's literal prefix.
+  const [params, setParams] = useSearchParams();
+  const [mode, setMode] = useState<FilterMode>(params.has('prefix') ? 'prefix' : 'search');
+  const { input: filterInput, setInput: setFilterInput, value: filterText } = useUrlFilter(mode);
+  const switchMode = (next: FilterMode) => {
+    setMode(next);
+    // The text moves to the other parameter (the filter hook follows its URL parameter).
+    setParams(
+      (current) => {
+        const moved = new URLSearchParams(current);
+        moved.delete(mode);
+        if (filterText) moved.set(next, filterText);
+        return moved;
+      },
+      { replace: true },
+    );
+  };
+  const prefix = mode === 'prefix' ? filterText : '';
   const [closed, setClosed] = useState<Set<string>>(() => new Set());
   const [creating, { open, close }] = useDisclosure(false);
   const me = useMe();
   const project = useQuery(projectQueries.project(name));
-  const contexts = useDeferredQuery({ ...contextQueries.list(name, prefix), enabled: project.isSuccess });
+  const contexts = useDeferredQuery({ ...contextQueries.list(name, { [mode]: filterText }), enabled: project.isSuccess });
   const remove = useDeleteContext(name);
   const cannotWrite = missingPermission(me.data, 'project:write');
   const cannotDelete = missingPermission(me.data, 'project:delete');
@@ -89,8 +113,9 @@ export function ProjectPage() {
           aria-expanded={line.open}
           h={LINE}
           w="100%"
-          px="sm"
-          style={{ paddingLeft: indent + 8, display: 'flex', alignItems: 'center', gap: 8, borderBottom: '1px solid var(--mantine-color-default-border)' }}
+          pl={indent + 8}
+          pr="sm"
+          style={{ display: 'flex', alignItems: 'center', gap: 8, borderBottom: '1px solid var(--mantine-color-default-border)' }}
         >
           {line.open ? <IconChevronDown size={16} aria-hidden /> : <IconChevronRight size={16} aria-hidden />}
           <IconFolder size={18} aria-hidden />
@@ -103,14 +128,7 @@ export function ProjectPage() {
     }
     const c = line.context;
     return (
-      <Group
-        h={LINE}
-        px="sm"
-        gap="sm"
-        wrap="nowrap"
-        justify="space-between"
-        style={{ paddingLeft: indent + 32, borderBottom: '1px solid var(--mantine-color-default-border)' }}
-      >
+      <Group h={LINE} pl={indent + 32} pr="sm" gap="sm" wrap="nowrap" justify="space-between" style={{ borderBottom: '1px solid var(--mantine-color-default-border)' }}>
         <Group gap="sm" wrap="nowrap" style={{ minWidth: 0, overflow: 'hidden' }}>
           <IconTable size={18} aria-hidden style={{ flexShrink: 0 }} />
           <Anchor component={Link} to={contextUrl(name, c.name)} fw={500} truncate="end" aria-label={c.name} title={c.name}>
@@ -157,7 +175,7 @@ export function ProjectPage() {
       </Stack>
     );
   else if (contexts.isError) content = <ErrorAlert error={contexts.error} onRetry={() => void contexts.refetch()} />;
-  else if (contexts.data.length === 0 && !prefix)
+  else if (contexts.data.length === 0 && !filterText)
     content = (
       <EmptyState
         icon={<IconTable size={24} />}
@@ -170,10 +188,12 @@ export function ProjectPage() {
     content = (
       <Stack gap="xs">
         <Text size="sm" c="dimmed" aria-live="polite">
-          {prefix ? `${plural(contexts.data.length, 'context')} starting with “${prefix}”` : plural(contexts.data.length, 'context')}
+          {filterText ? `${plural(contexts.data.length, 'context')} ${MODES[mode].matching} “${filterText}”` : plural(contexts.data.length, 'context')}
         </Text>
         {contexts.data.length === 0 ? (
-          <Text>No context name starts with “{prefix}”.</Text>
+          <Text>
+            No context name {MODES[mode].none} “{filterText}”.
+          </Text>
         ) : (
           <Box style={{ border: '1px solid var(--mantine-color-default-border)', borderRadius: 'var(--mantine-radius-md)', overflow: 'hidden' }}>
             <VirtualList
@@ -218,13 +238,22 @@ export function ProjectPage() {
       />
       <Group mb="md" align="flex-end">
         <TextInput
-          label="Filter by name prefix"
-          placeholder="e.g. runs/2024"
+          label={MODES[mode].label}
+          placeholder={MODES[mode].placeholder}
           leftSection={<IconFilter size={16} aria-hidden />}
           rightSection={contexts.isFetching && !contexts.isPending ? <Loader size={14} aria-label="Filtering" /> : null}
-          value={prefixInput}
-          onChange={(e) => setPrefixInput(e.currentTarget.value)}
+          value={filterInput}
+          onChange={(e) => setFilterInput(e.currentTarget.value)}
           w={320}
+        />
+        <SegmentedControl
+          aria-label="Match names"
+          value={mode}
+          onChange={(value) => switchMode(value as FilterMode)}
+          data={[
+            { value: 'search', label: 'Contains' },
+            { value: 'prefix', label: 'Starts with' },
+          ]}
         />
       </Group>
       {content}
