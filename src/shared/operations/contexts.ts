@@ -43,6 +43,7 @@ export const createContext = operation({
   path: contexts,
   operationId: 'createContext',
   summary: 'Create a context with its rules (unique keys, duplicates, counters, versioning)',
+  description: "Without `is_versioned`, the context takes its project's setting: in a versioned project it is versioned.",
   tag: 'contexts',
   extension: true,
   access: inScope('project:write'),

@@ -27,6 +27,19 @@ describe('contexts', () => {
     expect((await call('GET', '/v0/project/nope/contexts')).json()).toEqual({ detail: 'Project not found.' });
   });
 
+  it("takes the project's versioning when is_versioned is not given, and an explicit choice over it", async () => {
+    const t = await makeTestApp();
+    const u = await t.user();
+    const call = (method: 'GET' | 'POST', url: string, json?: unknown) => t.request(method, url, { key: u.apiKey, json });
+    await call('POST', '/v0/project', { name: 'versioned', is_versioned: true });
+    await call('POST', '/v0/project', { name: 'plain' });
+    const versioned = async (project: string, body: Record<string, unknown>) => (await call('POST', `/v0/project/${project}/contexts`, body)).json().is_versioned;
+    expect(await versioned('versioned', { name: 'a' })).toBe(true);
+    expect(await versioned('versioned', { name: 'b', is_versioned: false })).toBe(false);
+    expect(await versioned('plain', { name: 'a' })).toBe(false);
+    expect(await versioned('plain', { name: 'b', is_versioned: true })).toBe(true);
+  });
+
   it('searches names for a text anywhere, ignoring case, with % and _ as plain characters (extension `search`)', async () => {
     const t = await makeTestApp();
     const { call } = await setup(t, { name: 'runs/eval' });

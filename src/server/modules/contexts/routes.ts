@@ -27,7 +27,7 @@ export function contextsRoutes(app: FastifyInstance): void {
 
   route(app, createContext, async ({ principal, params, body, deps }) => {
     const project = await projectInScopeOr404(deps.db, scopeOf(principal), params.project_name);
-    return createContextIn(deps.db, deps.dialect, project.id, body, deps.now());
+    return createContextIn(deps.db, deps.dialect, project, body, deps.now());
   });
 
   route(app, deleteContext, async ({ principal, params, deps }) => {

@@ -20,11 +20,14 @@ export async function contextInScopeOr404(db: Conn, scope: Scope, projectName: s
   return context;
 }
 
-/** Creates a context and answers it as the list would show it; a name taken in the project is a 400. */
-export async function createContextIn(db: Conn, dialect: Dialect, projectId: number, input: NewContext, now: Date): Promise<Context> {
-  const created = await createContext(db, projectId, input, now);
+/**
+ * Creates a context and answers it as the list would show it; a name taken in the project is a 400.
+ * Without `is_versioned`, the project's setting decides (a versioned project's contexts are versioned).
+ */
+export async function createContextIn(db: Conn, dialect: Dialect, project: { id: number; is_versioned: number }, input: NewContext, now: Date): Promise<Context> {
+  const created = await createContext(db, project.id, { ...input, is_versioned: input.is_versioned ?? project.is_versioned === 1 }, now);
   if (!created) throw badRequestError('A context with this name already exists in the project.');
-  return (new RawJson(await contextsJson(db, dialect, projectId, { name: input.name })).parse() as Context[])[0]!;
+  return (new RawJson(await contextsJson(db, dialect, project.id, { name: input.name })).parse() as Context[])[0]!;
 }
 
 /** A new context holding `rows`, in the caller's transaction (the starter project). */
