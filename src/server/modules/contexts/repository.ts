@@ -93,6 +93,8 @@ export async function contextsJson(db: Conn, dialect: Dialect, projectId: number
     .where('c.project_id', '=', projectId);
   if (filter.prefix) q = q.where(sql<string>`substr(c.name, 1, ${filter.prefix.length})`, '=', filter.prefix);
   if (filter.name !== undefined) q = q.where('c.name', '=', filter.name);
+  // The default context of the logs API (name "") holds logs written without a context; it is never listed.
+  else q = q.where('c.name', '<>', '');
   const row = await q.executeTakeFirstOrThrow();
   return row.list;
 }
@@ -226,7 +228,12 @@ export async function insertRows(tx: Conn, rules: ContextRules, batch: Record<st
 export async function patchRow(tx: Conn, rules: ContextRules, rowId: number, changes: Record<string, unknown>, now: Date): Promise<boolean> {
   const row = await tx.selectFrom('context_rows').select('entries').where('id', '=', rowId).where('context_id', '=', rules.id).executeTakeFirst();
   if (!row) return false;
-  const entries = { ...(JSON.parse(row.entries) as Record<string, unknown>), ...changes };
+  await replaceRow(tx, rules, rowId, { ...(JSON.parse(row.entries) as Record<string, unknown>), ...changes }, now);
+  return true;
+}
+
+/** Stores `entries` as the row's whole content, under the context's rules (unique keys, duplicates, versions). */
+export async function replaceRow(tx: Conn, rules: ContextRules, rowId: number, entries: Record<string, unknown>, now: Date): Promise<void> {
   const { uniqueKey, contentHash } = derive(rules, entries, ['body', 'entries']);
   try {
     await tx
@@ -240,7 +247,6 @@ export async function patchRow(tx: Conn, rules: ContextRules, rowId: number, cha
   }
   await markPending(tx, rules, rowId);
   await rememberColumns(tx, rules, [entries]);
-  return true;
 }
 
 /** A versioned context remembers which rows changed since its HEAD (the uncommitted count, the next commit). */
