@@ -131,6 +131,14 @@ export const LogsQuery = z.object({
   from_fields: joinedList(),
   exclude_fields: joinedList(),
   column_context: opt(z.string()),
+  /** Repeated key: an ordered list of fields to group by. */
+  group_by: opt(z.union([z.string(), z.array(z.string())]).transform((v) => (Array.isArray(v) ? v : [v]).filter((f) => f !== ''))),
+  group_limit: opt(z.coerce.number().int('Must be an integer.').min(1, 'Must be at least 1.')),
+  group_offset: opt(z.coerce.number().int('Must be an integer.').min(0, 'Must be 0 or more.')),
+  group_depth: opt(z.coerce.number().int('Must be an integer.').min(1, 'Must be at least 1.')),
+  nested_groups: queryBool(),
+  groups_only: queryBool(),
+  return_timestamps: queryBool(),
 });
 
 export const LogRow = z.object({
@@ -139,7 +147,12 @@ export const LogRow = z.object({
   entries: z.record(z.string(), z.unknown()),
   derived_entries: z.record(z.string(), z.unknown()),
 });
-export const LogsRead = z.union([z.object({ logs: z.array(LogRow), count: z.number().int() }), z.array(z.number().int())]);
+export const LogsRead = z.union([
+  z.object({ logs: z.array(LogRow), count: z.number().int() }),
+  z.array(z.number().int()),
+  /** With `group_by`: nested groups under `logs`, or flat `groups` next to the rows. */
+  z.object({ logs: z.union([z.record(z.string(), z.unknown()), z.array(LogRow)]), groups: opt(z.record(z.string(), z.unknown())), count: z.number().int() }),
+]);
 
 export const FieldDefinition = z.union([
   z.null(),

@@ -26,6 +26,8 @@ export function splitEntry(entry: Record<string, unknown>): SplitEntry | string 
   const { explicit_types: explicit, infer_untyped_fields: infer, ...fields } = entry;
   const parsed = ExplicitTypes.safeParse(explicit ?? {});
   if (!parsed.success) return `explicit_types must map field names to {type, mutable, unique, description}: ${parsed.error.issues[0]?.message ?? ''}`.trim();
+  // PostgreSQL's jsonb has no NUL character: such a log could never be filtered there.
+  if (JSON.stringify(fields).includes('\\u0000')) return 'Entries must not contain NUL characters.';
   return { fields, explicit: parsed.data, inferUntyped: infer === true };
 }
 
@@ -62,6 +64,9 @@ export class FieldSchema {
       }
       let type = known.data_type;
       if (type === 'Any') type = explicit.type ?? (entry.inferUntyped ? (inferType(value) ?? 'Any') : 'Any');
+      // JSON parsing cannot tell Python's 1.0 from 1, so a field inferred as int from 1.0 widens to
+      // float when a fractional value comes, instead of refusing it.
+      if (type === 'int' && typeof value === 'number' && !Number.isInteger(value)) type = 'float';
       if (!fitsType(type, value)) return { error: typeMismatch(name, type, value) };
       const next = { name, data_type: type, mutable: explicit.mutable ?? known.mutable, unique: known.unique, description: explicit.description ?? known.description };
       if (next.data_type !== known.data_type || next.mutable !== known.mutable || next.description !== known.description) updated.push(next);

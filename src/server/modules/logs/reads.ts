@@ -8,6 +8,7 @@ import { FilterSyntaxError, parseFilter } from '../../../shared/logs-filter/inde
 import { projectInScopeOr404 } from '../projects/service.ts';
 import { FilterCompiler } from './filter-sql.ts';
 import { hasKeyOutside, type Sql } from './json-sql.ts';
+import { flatGroups, nestedGroups, type Row } from './groups.ts';
 import { queryLogs, rowEntries } from './repository.ts';
 import { contextForRead, filterError, parseOr422 } from './service.ts';
 
@@ -58,6 +59,16 @@ function truncate(value: unknown, limit: number): unknown {
   return text.length > limit ? `${text.slice(0, limit)}...` : value;
 }
 
+/**
+ * PostgreSQL refuses some arithmetic a filter asks for (`x ** 1000` overflows numeric): a data exception
+ * (SQLSTATE class 22) is the filter's fault, so it is a 400 that says so, not a 500.
+ */
+function evaluationError(error: unknown): unknown {
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string' && code.startsWith('22')) return badRequestError(`The filter could not be evaluated: ${(error as Error).message}.`);
+  return error;
+}
+
 export async function readLogs(db: Conn, dialect: Dialect, scope: Scope, query: Query) {
   if (query.from_ids?.length && query.exclude_ids?.length) throw badRequestError('Give from_ids or exclude_ids, not both.');
   if (query.from_fields?.length && query.exclude_fields?.length) throw badRequestError('Give from_fields or exclude_fields, not both.');
@@ -87,21 +98,35 @@ export async function readLogs(db: Conn, dialect: Dialect, scope: Scope, query: 
 
   const context = await contextForRead(db, project.id, query.project_name, query.context ?? '');
   if (!context) return query.return_ids_only ? [] : { logs: [], count: 0 };
-  const page = await queryLogs(db, { contextId: context.id, where, order, limit: query.limit ?? MAX_UNPAGED_LOGS, offset: query.offset ?? 0 }, !!query.return_ids_only);
+  const page = await queryLogs(
+    db,
+    { contextId: context.id, where, order, limit: query.limit ?? MAX_UNPAGED_LOGS, offset: query.offset ?? 0 },
+    !!query.return_ids_only,
+  ).catch((error: unknown) => {
+    throw evaluationError(error);
+  });
   if (query.return_ids_only) return page.rows.map((r) => r.id);
 
   const keep = query.from_fields?.length ? new Set(query.from_fields) : null;
   const drop = new Set(query.exclude_fields ?? []);
   const limit = query.value_limit;
-  return {
-    logs: page.rows.map((r) => {
-      const entries: Record<string, unknown> = {};
-      for (const [k, v] of Object.entries(JSON.parse(r.entries) as Record<string, unknown>)) {
-        if ((keep && !keep.has(k)) || drop.has(k)) continue;
-        entries[k] = limit === undefined ? v : truncate(v, limit);
-      }
-      return { id: r.id, ts: r.created_at, entries, derived_entries: {} };
-    }),
-    count: page.count,
+  const rows: Row[] = page.rows.map((r) => {
+    const entries: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(JSON.parse(r.entries) as Record<string, unknown>)) {
+      if ((keep && !keep.has(k)) || drop.has(k)) continue;
+      entries[k] = limit === undefined ? v : truncate(v, limit);
+    }
+    return { id: r.id, ts: r.created_at, entries, derived_entries: {} };
+  });
+  if (!query.group_by?.length) return { logs: rows, count: page.count };
+  const options = {
+    fields: query.group_by,
+    limit: query.group_limit,
+    offset: query.group_offset ?? 0,
+    depth: query.group_depth,
+    groupsOnly: !!query.groups_only,
+    timestamps: !!query.return_timestamps,
   };
+  if (query.nested_groups === false) return { groups: flatGroups(rows, options), logs: rows, count: page.count };
+  return { logs: nestedGroups(rows, options) as Record<string, unknown>, count: page.count };
 }
