@@ -78,9 +78,9 @@ interface Accepted {
 
 export async function createLogs(db: Conn, scope: Scope, body: z.output<typeof CreateLogsBody>, now: Date) {
   const project = await projectInScopeOr404(db, scope, body.project_name);
-  const context = await contextForWrite(db, project.id, body.context, now);
+  const existing = await findContext(db, project.id, contextNameOf(body.context));
   const batch = body.entries === undefined ? [] : Array.isArray(body.entries) ? body.entries : [body.entries];
-  const schema = new FieldSchema(await fieldsOf(db, context.id));
+  const schema = new FieldSchema(existing ? await fieldsOf(db, existing.id) : []);
   const accepted: Accepted[] = [];
   const failed: { index: number; error: string }[] = [];
   for (const [index, raw] of batch.entries()) {
@@ -96,28 +96,31 @@ export async function createLogs(db: Conn, scope: Scope, body: z.output<typeof C
       accepted.push({ index, entry, changes });
     }
   }
+  // A refused request changes nothing: the context is created in the transaction that writes the logs.
   if (batch.length > 0 && accepted.length === 0) throw badRequestError(failed[0]!.error);
+  const write = async (tx: Conn, group: Accepted[]) => insertWithFields(tx, rulesOf(await contextForWrite(tx, project.id, body.context, now)), group, now);
 
   const ids: number[] = [];
   if (body.on_duplicate === 'skip') {
     // Each entry on its own: a colliding one is reported and the others are written.
     for (const a of accepted) {
       try {
-        ids.push(...(await db.transaction().execute((tx) => insertWithFields(tx, rulesOf(context), [a], now))));
+        ids.push(...(await db.transaction().execute((tx) => write(tx, [a]))));
       } catch (error) {
         if (!(error instanceof DomainError && (error.kind === 'conflict' || error.kind === 'invalid-field'))) throw error;
         failed.push({ index: a.index, error: error.message });
       }
     }
-    if (batch.length > 0 && ids.length === 0) throw badRequestError(failed.sort((x, y) => x.index - y.index)[0]!.error);
+    failed.sort((x, y) => x.index - y.index);
+    if (batch.length > 0 && ids.length === 0) throw badRequestError(failed[0]!.error);
   } else {
     try {
-      ids.push(...(await db.transaction().execute((tx) => insertWithFields(tx, rulesOf(context), accepted, now))));
+      ids.push(...(await db.transaction().execute((tx) => write(tx, accepted))));
     } catch (error) {
       throw asBadRequest(error);
     }
   }
-  failed.sort((x, y) => x.index - y.index);
+  const context = await contextForWrite(db, project.id, body.context, now);
   return { info: 'Logs created successfully!', log_event_ids: ids, ...(await keysOf(db, rulesOf(context), ids)), ...(failed.length ? { failed } : {}) };
 }
 
