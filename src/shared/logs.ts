@@ -198,3 +198,22 @@ export const FieldInfo = z.object({
   created_at: z.string().nullable(),
 });
 export const FieldsResponse = z.record(z.string(), FieldInfo);
+
+export const METRICS = ['count', 'sum', 'mean', 'var', 'std', 'min', 'max', 'median', 'mode'] as const;
+export const MetricPath = z.object({ metric: z.enum(METRICS, { error: `Must be one of ${METRICS.join(', ')}.` }) });
+
+/**
+ * GET /v0/logs/metric/{metric}. `key`, `filter`/`filter_expr`, `from_ids`/`exclude_ids` and `group_by`
+ * are plain values or JSON text (`["a","b"]`, `{"key": "expression"}`), told apart by the first character.
+ */
+export const MetricQuery = z.object({
+  project_name: z.string().min(1, 'Must not be empty.'),
+  context: opt(logContextName()),
+  key: z.string({ error: 'Name the field to reduce (key).' }).min(1, 'Name the field to reduce (key).').max(8192),
+  filter: opt(z.string().max(65_536)),
+  filter_expr: opt(z.string().max(65_536)),
+  from_ids: opt(z.string().max(200_000)),
+  exclude_ids: opt(z.string().max(200_000)),
+  group_by: opt(z.string().max(8192)),
+});
+export const MetricResponse = z.unknown();

@@ -10,6 +10,9 @@ import {
   FieldsResponse,
   LogsCreatedResponse,
   MAX_LOGS_BODY_BYTES,
+  MetricPath,
+  MetricQuery,
+  MetricResponse,
   LogsQuery,
   LogsRead,
   LogsUpdatedResponse,
@@ -124,5 +127,19 @@ export const renameField = operation({
   access: inScope('project:write'),
   body: RenameFieldBody,
   response: InfoString,
+  errors: [400, 403, 404],
+});
+
+export const logsMetric = operation({
+  method: 'GET',
+  path: '/v0/logs/metric/{metric}',
+  operationId: 'getLogsMetric',
+  summary: 'Reduce a field (count, sum, mean, var, std, min, max, median, mode) over the filtered logs, optionally per group',
+  tag: 'logs',
+  extension: true,
+  access: inScope('project:read'),
+  params: MetricPath,
+  query: MetricQuery,
+  response: MetricResponse,
   errors: [400, 403, 404],
 });

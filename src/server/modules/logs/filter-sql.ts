@@ -62,6 +62,21 @@ export class FilterCompiler {
     return j.exists(this.locAt([name], 0));
   }
 
+  /** A top-level field as a number (NULL unless it is one), and whether it holds a value (not None). */
+  numberField(name: string): Sql {
+    return j.numberOf(this.locAt([name], 0));
+  }
+
+  presentField(name: string): Sql {
+    return sql`(not ${j.isNone(this.locAt([name], 0))})`;
+  }
+
+  /** The field's value as JSON text (NULL when missing): what grouping compares. */
+  fieldJson(name: string): Sql {
+    this.locAt([name], 0);
+    return j.jsonTextAt(this.dialect, this.entries, [name]);
+  }
+
   /** SQLite's JSON paths cannot quote a double quote, so such names are refused on both databases alike. */
   private locAt(path: PathStep[], position: number): JsonLoc {
     if (path.some((step) => typeof step === 'string' && step.includes('"'))) throw new FilterUnsupportedError(position, 'a field name containing a double quote');

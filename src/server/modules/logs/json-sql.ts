@@ -142,3 +142,12 @@ export function hasKeyOutside(dialect: Dialect, entries: Sql, names: string[]): 
     ? sql`exists (select 1 from json_each(${entries}) as k ${outside})`
     : sql`exists (select 1 from jsonb_object_keys(cast(${entries} as jsonb)) as k(key) ${outside})`;
 }
+
+/** The JSON text of the value at `steps` (NULL when missing), for grouping by any kind of value. */
+export function jsonTextAt(dialect: Dialect, entries: Sql, steps: PathStep[]): Sql {
+  if (dialect === 'sqlite') {
+    const path = `$${steps.map((s) => (typeof s === 'number' ? `[${s}]` : `."${s}"`)).join('')}`;
+    return sql`(${entries} -> ${path})`;
+  }
+  return sql`cast(cast(${entries} as jsonb) #> cast(${steps.map(String)} as text[]) as text)`;
+}

@@ -1,8 +1,10 @@
 import type { FastifyInstance } from 'fastify';
-import { createFields, createLogs, deleteFields, deleteLogs, listFields, readLogs, renameField, updateLogs } from '../../../shared/operations/logs.ts';
+import { createFields, createLogs, deleteFields, deleteLogs, listFields, logsMetric, readLogs, renameField, updateLogs } from '../../../shared/operations/logs.ts';
 import { scopeOf } from '../../auth/principal.ts';
+import { RawJson } from '../../http/raw-json.ts';
 import { route } from '../../http/route.ts';
 import * as fields from './fields.ts';
+import { logsMetric as metricOf } from './metrics.ts';
 import { readLogs as read } from './reads.ts';
 import * as logs from './service.ts';
 
@@ -13,6 +15,12 @@ export function logsRoutes(app: FastifyInstance): void {
   // The SDK sends delete_empty_logs in the query, the hosted platform reads it from the body: either counts.
   route(app, deleteLogs, ({ principal, query, body, deps }) =>
     logs.deleteLogs(deps.db, scopeOf(principal), body, (body.delete_empty_logs ?? query.delete_empty_logs) === true, deps.now()),
+  );
+  // A bare scalar (or null) is a valid answer here: sent as JSON text as is.
+  route(
+    app,
+    logsMetric,
+    async ({ principal, params, query, deps }) => new RawJson(JSON.stringify(await metricOf(deps.db, deps.dialect, scopeOf(principal), params.metric, query))),
   );
   route(app, listFields, ({ principal, query, deps }) => fields.listFields(deps.db, scopeOf(principal), query));
   route(app, createFields, ({ principal, body, deps }) => fields.createFields(deps.db, scopeOf(principal), body, deps.now()));
