@@ -15,15 +15,16 @@ export async function listFields(db: Conn, scope: Scope, query: z.output<typeof 
   const context = await contextForRead(db, project.id, query.project_name, query.context ?? '');
   if (!context) return {};
   const defined = await logs.fieldsOf(db, context.id);
-  const out: Record<string, { data_type: string; field_type: string; mutable: boolean; unique: boolean; description: string; created_at: string | null }> = {};
+  const out = new Map<string, { data_type: string; field_type: string; mutable: boolean; unique: boolean; description: string; created_at: string | null }>();
   for (const f of defined) {
-    out[f.name] = { data_type: f.data_type, field_type: 'entry', mutable: !!f.mutable, unique: !!f.is_unique, description: f.description, created_at: f.created_at };
+    out.set(f.name, { data_type: f.data_type, field_type: 'entry', mutable: !!f.mutable, unique: !!f.is_unique, description: f.description, created_at: f.created_at });
   }
   // Columns written through the row routes (or only ever None) have no definition: untyped.
   for (const name of JSON.parse(context.columns) as string[]) {
-    out[name] ??= { data_type: 'Any', field_type: 'entry', mutable: true, unique: false, description: '', created_at: null };
+    if (!out.has(name)) out.set(name, { data_type: 'Any', field_type: 'entry', mutable: true, unique: false, description: '', created_at: null });
   }
-  return out;
+  // fromEntries defines own properties: a field named __proto__ stays a field.
+  return Object.fromEntries(out);
 }
 
 export async function createFields(db: Conn, scope: Scope, body: z.output<typeof CreateFieldsBody>, now: Date) {

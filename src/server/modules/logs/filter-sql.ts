@@ -117,14 +117,14 @@ export class FilterCompiler {
       return items.every((i) => i !== undefined) ? { value: items.map((i) => i!.value) } : undefined;
     }
     if (node.type === 'dict') {
-      const out: Record<string, unknown> = {};
+      const out: [string, unknown][] = [];
       for (const [k, v] of node.entries) {
         const key = this.constant(k);
         const value = this.constant(v);
         if (!key || typeof key.value !== 'string' || !value) return undefined;
-        out[key.value] = value.value;
+        out.push([key.value, value.value]);
       }
-      return { value: out };
+      return { value: Object.fromEntries(out) };
     }
     return undefined;
   }

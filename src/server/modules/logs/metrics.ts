@@ -121,12 +121,13 @@ async function reduceKey(db: Conn, compiler: FilterCompiler, base: { contextId: 
 
 /** Nested objects, one level per group field, with the leaf `{metric: value}` as the SDK's tests read it. */
 function nest(metric: Metric, rows: { groups: string[]; value: unknown }[]): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
+  // Keys are values from the logs: objects without a prototype keep a group called __proto__ a key.
+  const out = Object.create(null) as Record<string, unknown>;
   for (const r of rows) {
     let node = out;
     for (const [i, g] of r.groups.entries()) {
-      if (i === r.groups.length - 1) node[g] = { [metric]: r.value };
-      else node = (node[g] ??= {}) as Record<string, unknown>;
+      if (i === r.groups.length - 1) node[g] = Object.fromEntries([[metric, r.value]]);
+      else node = (node[g] ??= Object.create(null)) as Record<string, unknown>;
     }
   }
   return out;
@@ -140,7 +141,7 @@ export async function logsMetric(db: Conn, dialect: Dialect, scope: Scope, metri
   const which = query.filter !== undefined ? 'filter' : 'filter_expr';
   const context = await contextForRead(db, project.id, query.project_name, query.context ?? '');
   const compiler = new FilterCompiler(dialect, rowEntries());
-  const result: Record<string, unknown> = {};
+  const result = Object.create(null) as Record<string, unknown>;
   for (const key of keys) {
     const where: Sql[] = [];
     try {

@@ -111,11 +111,12 @@ export async function readLogs(db: Conn, dialect: Dialect, scope: Scope, query: 
   const drop = new Set(query.exclude_fields ?? []);
   const limit = query.value_limit;
   const rows: Row[] = page.rows.map((r) => {
-    const entries: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(JSON.parse(r.entries) as Record<string, unknown>)) {
-      if ((keep && !keep.has(k)) || drop.has(k)) continue;
-      entries[k] = limit === undefined ? v : truncate(v, limit);
-    }
+    // fromEntries defines own properties: a field named __proto__ stays a field.
+    const entries = Object.fromEntries(
+      Object.entries(JSON.parse(r.entries) as Record<string, unknown>)
+        .filter(([k]) => !((keep && !keep.has(k)) || drop.has(k)))
+        .map(([k, v]) => [k, limit === undefined ? v : truncate(v, limit)]),
+    );
     return { id: r.id, ts: r.created_at, entries, derived_entries: {} };
   });
   if (!query.group_by?.length) return { logs: rows, count: page.count };
