@@ -34,6 +34,7 @@ const EXAMPLES: Record<string, { params?: Record<string, unknown>; query?: Recor
   updateLogEvents: { body: { logs: [1], entries: { a: 2 } } },
   deleteLogEvents: { body: { project_name: 'p', context: 'c', ids_and_fields: [[[1], null]] } },
   getLogsMetric: { params: { metric: 'mean' }, query: { project_name: 'p', context: 'c', key: 'a' } },
+  getLogsGroups: { query: { project_name: 'p', context: 'c', key: 'a' } },
   getLogFields: { query: { project_name: 'p', context: 'c' } },
   createLogFields: { body: { project_name: 'p', context: 'c', fields: { a: 'int' } } },
   deleteLogFields: { body: { project_name: 'p', context: 'c', fields: ['a'] } },

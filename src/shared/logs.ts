@@ -217,3 +217,16 @@ export const MetricQuery = z.object({
   group_by: opt(z.string().max(8192)),
 });
 export const MetricResponse = z.unknown();
+
+/** GET /v0/logs/groups: the distinct values of one field; ids as repeated keys or `&`-joined. */
+export const GroupsQuery = z.object({
+  project_name: z.string().min(1, 'Must not be empty.'),
+  context: opt(logContextName()),
+  key: z.string({ error: 'Name the field (key).' }).min(1, 'Name the field (key).').max(255),
+  filter: opt(z.string()),
+  filter_expr: opt(z.string()),
+  from_ids: joinedIds(),
+  exclude_ids: joinedIds(),
+});
+/** Version index (as a string) → distinct value, in first-seen order. */
+export const GroupsResponse = z.record(z.string(), z.unknown());

@@ -8,6 +8,8 @@ import {
   DeleteLogsQuery,
   FieldsQuery,
   FieldsResponse,
+  GroupsQuery,
+  GroupsResponse,
   LogsCreatedResponse,
   MAX_LOGS_BODY_BYTES,
   MetricPath,
@@ -141,5 +143,18 @@ export const logsMetric = operation({
   params: MetricPath,
   query: MetricQuery,
   response: MetricResponse,
+  errors: [400, 403, 404],
+});
+
+export const logsGroups = operation({
+  method: 'GET',
+  path: '/v0/logs/groups',
+  operationId: 'getLogsGroups',
+  summary: 'Distinct values of one field over the filtered logs, in first-seen order',
+  tag: 'logs',
+  extension: true,
+  access: inScope('project:read'),
+  query: GroupsQuery,
+  response: GroupsResponse,
   errors: [400, 403, 404],
 });

@@ -65,6 +65,19 @@ describe('GET /v0/logs/metric', () => {
     expect(perKey).toEqual({ score: { A: { max: 0.3 }, B: { max: 0.9 } }, length: { A: { max: 20 }, B: { max: 40 } } });
   });
 
+  it('GET /v0/logs/groups: distinct values in first-seen order, filtered, ids repeated or joined', async () => {
+    const groups = async (q: string) => {
+      const res = await t.request('GET', `/v0/logs/groups?project_name=demo&context=m${q}`, { key });
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json();
+    };
+    expect(await groups('&key=category')).toEqual({ 0: 'A', 1: 'B' });
+    expect(await groups('&key=model')).toEqual({ 0: 'X', 1: 'Y' });
+    expect(await groups(`&key=model&filter=${encodeURIComponent("category == 'B'")}`)).toEqual({ 0: 'X' });
+    expect(await groups(`&key=length&from_ids=${ids[3]}&from_ids=${ids[4]}`)).toEqual({ 0: 40, 1: 5 });
+    expect(await groups(`&key=length&exclude_ids=${ids[0]}%26${ids[1]}%26${ids[2]}`)).toEqual({ 0: 40, 1: 5 });
+  });
+
   it('refuses a missing key, bad JSON and a bad filter', async () => {
     const get = (q: string) => t.request('GET', `/v0/logs/metric/mean?project_name=demo&context=m${q}`, { key });
     expect((await get('')).statusCode).toBe(422);

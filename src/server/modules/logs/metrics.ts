@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { z } from 'zod';
-import type { MetricPath, MetricQuery } from '../../../shared/logs.ts';
+import type { GroupsQuery, MetricPath, MetricQuery } from '../../../shared/logs.ts';
 import { FilterSyntaxError } from '../../../shared/logs-filter/index.ts';
 import type { Scope } from '../../auth/principal.ts';
 import type { Conn, Dialect } from '../../db/connection.ts';
@@ -160,4 +160,27 @@ export async function logsMetric(db: Conn, dialect: Dialect, scope: Scope, metri
   }
   const single = jsonOr<unknown>(query.key, 'key');
   return typeof single === 'string' ? result[single] : result;
+}
+
+/** GET /v0/logs/groups: each distinct value of `key` once, ordered by the oldest log holding it. */
+export async function logsGroups(db: Conn, dialect: Dialect, scope: Scope, query: z.output<typeof GroupsQuery>) {
+  const project = await projectInScopeOr404(db, scope, query.project_name);
+  const context = await contextForRead(db, project.id, query.project_name, query.context ?? '');
+  const which = query.filter !== undefined ? 'filter' : 'filter_expr';
+  const compiler = new FilterCompiler(dialect, rowEntries());
+  const where: Sql[] = [];
+  try {
+    const filter = parseOr422(query.filter ?? query.filter_expr, ['query', which]);
+    if (filter) where.push(compiler.where(filter));
+    where.push(compiler.presentField(query.key));
+  } catch (error) {
+    if (error instanceof FilterSyntaxError) throw filterError(error, ['query', which]);
+    throw error;
+  }
+  if (query.from_ids?.length) where.push(sql`r.id in (${sql.join(query.from_ids)})`);
+  if (query.exclude_ids?.length) where.push(sql`r.id not in (${sql.join(query.exclude_ids)})`);
+  if (!context) return {};
+  const rows = await aggregate(db, { contextId: context.id, where, groups: [compiler.fieldJson(query.key)] }, sql`min(r.id)`);
+  const ordered = rows.map((r) => ({ value: JSON.parse(String(r.g0)) as unknown, first: Number(r.value) })).sort((a, b) => a.first - b.first);
+  return Object.fromEntries(ordered.map((r, i) => [String(i), r.value]));
 }

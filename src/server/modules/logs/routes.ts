@@ -1,10 +1,21 @@
 import type { FastifyInstance } from 'fastify';
-import { createFields, createLogs, deleteFields, deleteLogs, listFields, logsMetric, readLogs, renameField, updateLogs } from '../../../shared/operations/logs.ts';
+import {
+  createFields,
+  createLogs,
+  deleteFields,
+  deleteLogs,
+  listFields,
+  logsGroups,
+  logsMetric,
+  readLogs,
+  renameField,
+  updateLogs,
+} from '../../../shared/operations/logs.ts';
 import { scopeOf } from '../../auth/principal.ts';
 import { RawJson } from '../../http/raw-json.ts';
 import { route } from '../../http/route.ts';
 import * as fields from './fields.ts';
-import { logsMetric as metricOf } from './metrics.ts';
+import { logsGroups as groupsOf, logsMetric as metricOf } from './metrics.ts';
 import { readLogs as read } from './reads.ts';
 import * as logs from './service.ts';
 
@@ -22,6 +33,7 @@ export function logsRoutes(app: FastifyInstance): void {
     logsMetric,
     async ({ principal, params, query, deps }) => new RawJson(JSON.stringify(await metricOf(deps.db, deps.dialect, scopeOf(principal), params.metric, query))),
   );
+  route(app, logsGroups, ({ principal, query, deps }) => groupsOf(deps.db, deps.dialect, scopeOf(principal), query));
   route(app, listFields, ({ principal, query, deps }) => fields.listFields(deps.db, scopeOf(principal), query));
   route(app, createFields, ({ principal, body, deps }) => fields.createFields(deps.db, scopeOf(principal), body, deps.now()));
   route(app, deleteFields, ({ principal, body, deps }) => fields.deleteFields(deps.db, scopeOf(principal), body, deps.now()));
