@@ -35,6 +35,7 @@ const EXAMPLES: Record<string, { params?: Record<string, unknown>; query?: Recor
   deleteLogEvents: { body: { project_name: 'p', context: 'c', ids_and_fields: [[[1], null]] } },
   getLogsMetric: { params: { metric: 'mean' }, query: { project_name: 'p', context: 'c', key: 'a' } },
   getLogsGroups: { query: { project_name: 'p', context: 'c', key: 'a' } },
+  atomicUpdateLogField: { params: { log_id: 1, field: 'a' }, body: { operation: '+1' } },
   getLogFields: { query: { project_name: 'p', context: 'c' } },
   createLogFields: { body: { project_name: 'p', context: 'c', fields: { a: 'int' } } },
   deleteLogFields: { body: { project_name: 'p', context: 'c', fields: ['a'] } },

@@ -230,3 +230,13 @@ export const GroupsQuery = z.object({
 });
 /** Version index (as a string) → distinct value, in first-seen order. */
 export const GroupsResponse = z.record(z.string(), z.unknown());
+
+/** PATCH /v0/logs/{log_id}/fields/{field}/atomic */
+export const AtomicPath = z.object({
+  log_id: z.coerce.number({ error: 'Must be an integer.' }).int('Must be an integer.').min(1, 'Must be at least 1.').max(Number.MAX_SAFE_INTEGER),
+  field: z.string().min(1, 'Must not be empty.').max(255, 'Must be at most 255 characters.'),
+});
+export const AtomicBody = z.object({
+  operation: z.string().regex(/^\s*[-+*/]\s*\d+(\.\d+)?\s*$/, 'Must be +N, -N, *N or /N with an integer or decimal N.'),
+});
+export const AtomicResponse = z.object({ new_value: z.number() });

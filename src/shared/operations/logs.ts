@@ -1,6 +1,9 @@
 import { InfoString } from '../common.ts';
 import { inScope, operation } from '../operation.ts';
 import {
+  AtomicBody,
+  AtomicPath,
+  AtomicResponse,
   CreateFieldsBody,
   CreateLogsBody,
   DeleteFieldsBody,
@@ -156,5 +159,19 @@ export const logsGroups = operation({
   access: inScope('project:read'),
   query: GroupsQuery,
   response: GroupsResponse,
+  errors: [400, 403, 404],
+});
+
+export const atomicUpdate = operation({
+  method: 'PATCH',
+  path: '/v0/logs/{log_id}/fields/{field}/atomic',
+  operationId: 'atomicUpdateLogField',
+  summary: 'Race-safe arithmetic on a numeric field of a log (+N, -N, *N, /N; missing counts as 0)',
+  tag: 'logs',
+  extension: true,
+  access: inScope('project:write'),
+  params: AtomicPath,
+  body: AtomicBody,
+  response: AtomicResponse,
   errors: [400, 403, 404],
 });

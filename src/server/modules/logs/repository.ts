@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { FieldType } from '../../../shared/logs.ts';
-import type { Conn } from '../../db/connection.ts';
+import type { Conn, Dialect } from '../../db/connection.ts';
 import type { Sql } from './json-sql.ts';
 
 // SQL of the logs API. Logs are the rows of their context (context_rows); field definitions live in
@@ -98,6 +98,19 @@ export async function logsByIds(db: Conn, scopeKey: string, ids: number[]): Prom
     .where('p.scope_key', '=', scopeKey)
     .where('r.id', 'in', ids)
     .execute();
+}
+
+/** One log in the scope, locked until the transaction ends (PostgreSQL; SQLite writes one at a time anyway). */
+export function lockedLog(tx: Conn, scopeKey: string, id: number, dialect: Dialect) {
+  let q = tx
+    .selectFrom('context_rows as r')
+    .innerJoin('contexts as c', 'c.id', 'r.context_id')
+    .innerJoin('projects as p', 'p.id', 'c.project_id')
+    .select(['r.id', 'r.context_id', 'r.entries'])
+    .where('p.scope_key', '=', scopeKey)
+    .where('r.id', '=', id);
+  if (dialect === 'postgres') q = q.forUpdate('r');
+  return q.executeTakeFirst();
 }
 
 /** Logs of a context, optionally only these ids, for writes that rewrite entries (field delete, rename). */

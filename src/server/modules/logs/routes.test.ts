@@ -262,6 +262,26 @@ describe('PUT /v0/logs', () => {
   });
 });
 
+describe('PATCH /v0/logs/{id}/fields/{field}/atomic', () => {
+  it('applies +, *, -, / in sequence and concurrent increments all count', async () => {
+    const t = await makeTestApp();
+    const { call, read } = await setup(t);
+    const [id] = (await call('POST', '/v0/logs', { project_name: 'demo', context: 'a', entries: { n: 10 } })).json().log_event_ids;
+    const apply = async (operation: string, field = 'n') => call('PATCH', `/v0/logs/${id}/fields/${field}/atomic`, { operation });
+    const values = [];
+    for (const op of ['+5', '*2', '-10', '/4']) values.push((await apply(op)).json().new_value);
+    expect(values).toEqual([15, 30, 20, 5]);
+    await Promise.all(Array.from({ length: 10 }, () => apply('+1')));
+    expect((await read({ context: 'a' })).logs[0].entries.n).toBe(15);
+    expect((await apply('+1.5', 'fresh')).json()).toEqual({ new_value: 1.5 });
+    expect((await apply('/0')).statusCode).toBe(400);
+    expect((await apply('x1')).statusCode).toBe(422);
+    await call('PUT', '/v0/logs', { logs: [id], entries: { s: 'text' } });
+    expect((await apply('+1', 's')).statusCode).toBe(400);
+    expect((await call('PATCH', '/v0/logs/999999/fields/n/atomic', { operation: '+1' })).statusCode).toBe(404);
+  });
+});
+
 describe('DELETE /v0/logs', () => {
   it('deletes whole logs or fields, with delete_empty_logs from the query or the body', async () => {
     const t = await makeTestApp();

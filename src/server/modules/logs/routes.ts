@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import {
+  atomicUpdate,
   createFields,
   createLogs,
   deleteFields,
@@ -34,6 +35,9 @@ export function logsRoutes(app: FastifyInstance): void {
     async ({ principal, params, query, deps }) => new RawJson(JSON.stringify(await metricOf(deps.db, deps.dialect, scopeOf(principal), params.metric, query))),
   );
   route(app, logsGroups, ({ principal, query, deps }) => groupsOf(deps.db, deps.dialect, scopeOf(principal), query));
+  route(app, atomicUpdate, ({ principal, params, body, deps }) =>
+    logs.atomicUpdate(deps.db, deps.dialect, scopeOf(principal), params.log_id, params.field, body.operation, deps.now()),
+  );
   route(app, listFields, ({ principal, query, deps }) => fields.listFields(deps.db, scopeOf(principal), query));
   route(app, createFields, ({ principal, body, deps }) => fields.createFields(deps.db, scopeOf(principal), body, deps.now()));
   route(app, deleteFields, ({ principal, body, deps }) => fields.deleteFields(deps.db, scopeOf(principal), body, deps.now()));

@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { CreateLogsBody, DeleteLogsBody, LogContextRefType, UpdateLogsBody } from '../../../shared/logs.ts';
 import { FilterSyntaxError, parseFilter, type FilterNode } from '../../../shared/logs-filter/index.ts';
 import type { Scope } from '../../auth/principal.ts';
-import type { Conn } from '../../db/connection.ts';
+import type { Conn, Dialect } from '../../db/connection.ts';
 import { scopeKey } from '../../db/scope.ts';
 import { badRequestError, DomainError, invalidFields, notFoundError } from '../../domain-errors.ts';
 import { createContext, deleteRow, findContext, insertRows, replaceRow, rulesOf, type ContextRules } from '../contexts/repository.ts';
@@ -280,4 +280,31 @@ export async function deleteLogs(db: Conn, scope: Scope, body: z.output<typeof D
     }
   });
   return { info: `Deleted ${deleted} logs; removed fields from ${changed}.` };
+}
+
+// ---- PATCH /v0/logs/{id}/fields/{field}/atomic ----------------------------------------------
+
+/** Applies `+N`, `-N`, `*N` or `/N` to the field in one locked read-modify-write; a missing or null value is 0. */
+export async function atomicUpdate(db: Conn, dialect: Dialect, scope: Scope, id: number, field: string, operation: string, now: Date) {
+  const op = operation.trim()[0]!;
+  const operand = Number(operation.trim().slice(1));
+  if (op === '/' && operand === 0) throw badRequestError('Division by zero.');
+  return db.transaction().execute(async (tx) => {
+    const row = await logs.lockedLog(tx, scopeKey(scope), id, dialect);
+    if (!row) throw notFoundError(`Log ${id} not found.`);
+    const entries = JSON.parse(row.entries) as Record<string, unknown>;
+    const current = entries[field] ?? 0;
+    if (typeof current !== 'number') throw badRequestError(`Field '${field}' of log ${id} is not a number.`);
+    const schema = new FieldSchema(await fieldsOf(tx, row.context_id));
+    if (schema.fields.get(field)?.mutable === false && entries[field] !== undefined && entries[field] !== null) {
+      throw badRequestError(`Field '${field}' is immutable: its value cannot be changed.`);
+    }
+    const value = op === '+' ? current + operand : op === '-' ? current - operand : op === '*' ? current * operand : current / operand;
+    if (!Number.isFinite(value)) throw badRequestError('The result is not a finite number.');
+    const changes = schema.plan({ fields: { [field]: value }, explicit: {}, inferUntyped: false });
+    if ('error' in changes) throw badRequestError(changes.error);
+    await saveFields(tx, row.context_id, changes.added, changes.updated, now);
+    await replaceRow(tx, rulesOf(await logs.contextById(tx, row.context_id)), id, { ...entries, [field]: value }, now);
+    return { new_value: value };
+  });
 }
