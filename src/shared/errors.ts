@@ -6,6 +6,8 @@ export const ValidationIssueSchema = z.object({
   loc: z.array(z.union([z.string(), z.number()])),
   msg: z.string(),
   input: z.unknown().optional(),
+  /** Details a client can act on (a filter syntax error's `position` and what was `expected` there). */
+  ctx: z.record(z.string(), z.unknown()).optional(),
 });
 export type ValidationIssue = z.infer<typeof ValidationIssueSchema>;
 

@@ -60,6 +60,8 @@ export interface Operation<
   errors?: number[];
   /** Honours an Idempotency-Key header (see server/http/idempotency.ts). */
   idempotent?: boolean;
+  /** Largest body in bytes, when it differs from the server's default (refused with 413 as it arrives). */
+  bodyLimit?: number;
 }
 
 /** Any operation: the defaults are the widest schemas, and each type parameter is covariant. */

@@ -70,6 +70,7 @@ export function route<O extends AnyOperation>(app: FastifyInstance, op: O, handl
   app.route({
     method: op.method,
     url: toFastifyPath(op.path),
+    ...(op.bodyLimit ? { bodyLimit: op.bodyLimit } : {}),
     handler: async (req, reply) => {
       const deps = app.deps;
       const principal = needsAuth ? await authenticateLimited(deps, req, reply) : null;

@@ -4,6 +4,7 @@ import { assistantsRoutes } from './assistants/routes.ts';
 import { contextsRoutes } from './contexts/routes.ts';
 import { creditsRoutes } from './credits/routes.ts';
 import { invitesRoutes } from './invites/routes.ts';
+import { logsRoutes } from './logs/routes.ts';
 import { organizationsRoutes } from './organizations/routes.ts';
 import { projectsRoutes } from './projects/routes.ts';
 import { customEndpointRoutes } from './custom-endpoints/routes.ts';
@@ -19,6 +20,7 @@ export async function registerModules(app: FastifyInstance): Promise<void> {
   creditsRoutes(app);
   projectsRoutes(app);
   contextsRoutes(app);
+  logsRoutes(app);
   tilesRoutes(app);
   organizationsRoutes(app);
   invitesRoutes(app);

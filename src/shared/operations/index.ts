@@ -5,6 +5,7 @@ import * as contexts from './contexts.ts';
 import * as credits from './credits.ts';
 import * as customEndpoints from './custom-endpoints.ts';
 import * as invites from './invites.ts';
+import * as logs from './logs.ts';
 import * as organizations from './organizations.ts';
 import * as projects from './projects.ts';
 import * as system from './system.ts';
@@ -19,6 +20,7 @@ export const OPERATION_MODULES = {
   credits,
   projects,
   contexts,
+  logs,
   tiles,
   organizations,
   invites,

@@ -109,8 +109,8 @@ describe('contexts', () => {
     // The failed batch wrote nothing: run 3 is not there.
     expect(rows.count).toBe(2);
     expect(rows.logs.map((r: { entries: Record<string, unknown> }) => r.entries)).toEqual([
-      { run: 1, step: 1, n: 1 },
-      { run: 2, step: 1, n: 2 },
+      { run: 1, step: 0, n: 0 },
+      { run: 2, step: 0, n: 1 },
     ]);
   });
 

@@ -68,6 +68,19 @@ export interface PendingChangeTable {
   row_id: number;
 }
 
+/** A field of a context as the logs API knows it (type, mutability); rows may hold columns without one. */
+export interface ContextFieldTable {
+  id: Generated<number>;
+  context_id: number;
+  name: string;
+  /** int, float, str, bool, datetime, date, time, timedelta, dict, list, or Any (untyped). */
+  data_type: string;
+  mutable: number;
+  is_unique: number;
+  description: string;
+  created_at: string;
+}
+
 export interface ProjectsTables {
   projects: ProjectTable;
   contexts: ContextTable;
@@ -76,4 +89,5 @@ export interface ProjectsTables {
   commits: CommitTable;
   commit_rows: CommitRowTable;
   pending_changes: PendingChangeTable;
+  context_fields: ContextFieldTable;
 }

@@ -1,0 +1,83 @@
+import { z } from 'zod';
+import { FieldTypeSchema, type FieldType } from '../../../shared/logs.ts';
+import type { FieldChange, FieldRow } from './repository.ts';
+import { fitsType, inferType, typeMismatch } from './field-types.ts';
+
+// The fields of one context while a write is checked: each entry is checked against the types known so
+// far (including those the batch's earlier entries introduced), and only entries that pass change them.
+
+const ExplicitTypes = z.record(
+  z.string(),
+  z.object({ type: FieldTypeSchema.optional(), mutable: z.boolean().optional(), unique: z.boolean().optional(), description: z.string().max(1000).optional() }),
+);
+export type ExplicitTypes = z.infer<typeof ExplicitTypes>;
+
+/** Keys of a written entry that are instructions, never fields (logs-api.md §4.1). */
+export const PSEUDO_KEYS = ['explicit_types', 'infer_untyped_fields'] as const;
+
+export interface SplitEntry {
+  fields: Record<string, unknown>;
+  explicit: ExplicitTypes;
+  inferUntyped: boolean;
+}
+
+/** Separates the fields from the pseudo-keys; an error message when `explicit_types` is malformed. */
+export function splitEntry(entry: Record<string, unknown>): SplitEntry | string {
+  const { explicit_types: explicit, infer_untyped_fields: infer, ...fields } = entry;
+  const parsed = ExplicitTypes.safeParse(explicit ?? {});
+  if (!parsed.success) return `explicit_types must map field names to {type, mutable, unique, description}: ${parsed.error.issues[0]?.message ?? ''}`.trim();
+  // PostgreSQL's jsonb has no NUL character: such a log could never be filtered there.
+  if (JSON.stringify(fields).includes('\\u0000')) return 'Entries must not contain NUL characters.';
+  return { fields, explicit: parsed.data, inferUntyped: infer === true };
+}
+
+export interface Field {
+  data_type: FieldType;
+  mutable: boolean;
+  unique: boolean;
+  description: string;
+}
+
+export class FieldSchema {
+  readonly fields: Map<string, Field>;
+
+  constructor(rows: FieldRow[]) {
+    this.fields = new Map(rows.map((r) => [r.name, { data_type: r.data_type, mutable: !!r.mutable, unique: !!r.is_unique, description: r.description }]));
+  }
+
+  /**
+   * The definitions an entry adds or changes, or the first reason it does not fit. A new field takes the
+   * explicit type or the value's; an untyped field takes the value's type with `infer_untyped_fields`.
+   */
+  plan(entry: SplitEntry): { added: FieldChange[]; updated: FieldChange[] } | { error: string } {
+    const added: FieldChange[] = [];
+    const updated: FieldChange[] = [];
+    for (const [name, value] of Object.entries(entry.fields)) {
+      const explicit = entry.explicit[name] ?? {};
+      const known = this.fields.get(name);
+      if (!known) {
+        const type = explicit.type ?? inferType(value);
+        if (type === undefined) continue;
+        if (!fitsType(type, value)) return { error: typeMismatch(name, type, value) };
+        added.push({ name, data_type: type, mutable: explicit.mutable ?? true, unique: explicit.unique ?? false, description: explicit.description ?? '' });
+        continue;
+      }
+      let type = known.data_type;
+      if (type === 'Any') type = explicit.type ?? (entry.inferUntyped ? (inferType(value) ?? 'Any') : 'Any');
+      // JSON parsing cannot tell Python's 1.0 from 1, so a field inferred as int from 1.0 widens to
+      // float when a fractional value comes, instead of refusing it.
+      if (type === 'int' && typeof value === 'number' && !Number.isInteger(value)) type = 'float';
+      if (!fitsType(type, value)) return { error: typeMismatch(name, type, value) };
+      const next = { name, data_type: type, mutable: explicit.mutable ?? known.mutable, unique: known.unique, description: explicit.description ?? known.description };
+      if (next.data_type !== known.data_type || next.mutable !== known.mutable || next.description !== known.description) updated.push(next);
+    }
+    return { added, updated };
+  }
+
+  /** Makes an accepted entry's changes visible to the next entries of the batch. */
+  commit(changes: { added: FieldChange[]; updated: FieldChange[] }): void {
+    for (const f of [...changes.added, ...changes.updated]) {
+      this.fields.set(f.name, { data_type: f.data_type, mutable: f.mutable, unique: f.unique, description: f.description });
+    }
+  }
+}

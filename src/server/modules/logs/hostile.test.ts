@@ -1,0 +1,109 @@
+import { describe, expect, it } from 'vitest';
+import { MAX_FILTER_DEPTH, MAX_FILTER_LENGTH } from '../../../shared/logs-filter/index.ts';
+import { ROLE_IDS } from '../../../shared/roles.ts';
+import { makeTestApp } from '../../testing/harness.ts';
+
+// The logs routes against careless and hostile callers: other tenants, read-only members, filters built
+// to exhaust the parser or the database, names that are JavaScript's own. Never a 5xx, never someone
+// else's data.
+
+describe('logs API, hostile callers', () => {
+  it('another tenant reaches nothing of a project, by name or by log id', async () => {
+    const t = await makeTestApp();
+    const owner = await t.user();
+    const stranger = await t.user();
+    const as = (key: string) => (method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', url: string, json?: unknown) => t.request(method, url, { key, json });
+    const mine = as(owner.apiKey);
+    const theirs = as(stranger.apiKey);
+    await mine('POST', '/v0/project', { name: 'demo' });
+    const [id] = (await mine('POST', '/v0/logs', { project_name: 'demo', context: 'c', entries: { secret: 's' } })).json().log_event_ids;
+    // The stranger has a project of the same name: still not the owner's.
+    await theirs('POST', '/v0/project', { name: 'demo' });
+    expect((await theirs('GET', '/v0/logs?project_name=demo&context=c')).statusCode).toBe(404);
+    expect((await theirs('GET', '/v0/logs/fields?project_name=demo&context=c')).statusCode).toBe(404);
+    expect((await theirs('GET', '/v0/logs/metric/count?project_name=demo&context=c&key=secret')).statusCode).toBe(404);
+    expect((await theirs('PUT', '/v0/logs', { logs: [id], entries: { secret: 'x' }, overwrite: true })).statusCode).toBe(404);
+    expect((await theirs('DELETE', '/v0/logs', { project_name: 'demo', context: 'c', ids_and_fields: [[[id], null]] })).statusCode).toBe(404);
+    expect((await theirs('DELETE', '/v0/logs/fields', { project_name: 'demo', context: 'c', fields: ['secret'] })).statusCode).toBe(404);
+    expect((await theirs('PATCH', '/v0/logs/rename_field', { project_name: 'demo', context: 'c', old_field_name: 'secret', new_field_name: 'x' })).statusCode).toBe(404);
+    // Writing to their own "demo" never lands in the owner's.
+    await theirs('POST', '/v0/logs', { project_name: 'demo', context: 'c', entries: { mine: 1 } });
+    expect((await mine('GET', '/v0/logs?project_name=demo&context=c')).json().logs.map((l: { entries: unknown }) => l.entries)).toEqual([{ secret: 's' }]);
+  });
+
+  it('a Viewer of the organization reads logs but cannot write them', async () => {
+    const t = await makeTestApp();
+    const owner = await t.user();
+    const org = await t.org(owner);
+    const viewerKey = await t.member(org.organizationId, await t.user(), ROLE_IDS.Viewer);
+    await t.request('POST', '/v0/project', { key: org.ownerKey, json: { name: 'shared' } });
+    await t.request('POST', '/v0/logs', { key: org.ownerKey, json: { project_name: 'shared', context: 'c', entries: { a: 1 } } });
+    expect((await t.request('GET', '/v0/logs?project_name=shared&context=c', { key: viewerKey })).json().count).toBe(1);
+    const write = await t.request('POST', '/v0/logs', { key: viewerKey, json: { project_name: 'shared', context: 'c', entries: { a: 2 } } });
+    expect(write.statusCode).toBe(403);
+    expect((await t.request('DELETE', '/v0/logs/fields', { key: viewerKey, json: { project_name: 'shared', context: 'c', fields: ['a'] } })).statusCode).toBe(403);
+  });
+
+  it('filters built to exhaust the parser or the database are refused or answered, never a 5xx', async () => {
+    const t = await makeTestApp();
+    const u = await t.user();
+    await t.request('POST', '/v0/project', { key: u.apiKey, json: { name: 'p' } });
+    await t.request('POST', '/v0/logs', {
+      key: u.apiKey,
+      json: {
+        project_name: 'p',
+        context: 'c',
+        entries: [
+          { x: 1, s: 'a' },
+          { x: 2, s: 'b' },
+        ],
+      },
+    });
+    const read = (filter: string) =>
+      t.request('GET', `/v0/logs?${new URLSearchParams({ project_name: 'p', context: 'c', filter, return_ids_only: 'True' })}`, { key: u.apiKey });
+    const hostile = [
+      '('.repeat(MAX_FILTER_DEPTH * 4),
+      `${'('.repeat(MAX_FILTER_DEPTH + 2)}x${')'.repeat(MAX_FILTER_DEPTH + 2)}`,
+      'not '.repeat(5000) + 'x',
+      'x' + ' or x'.repeat(Math.floor(MAX_FILTER_LENGTH / 5)),
+      'x == 1 ' + 'and x == 1 '.repeat(700),
+      `x in [${Array.from({ length: 1500 }, (_, i) => i).join(', ')}]`,
+      's * 100000000',
+      "s + s + s + s == 'aaaa'",
+      '1 / 0 == 1',
+      'x // 0 == 1',
+      'x ** -1 > 0',
+      "len(len) > len('x')",
+      '__proto__ == 1',
+      "constructor.prototype == 'x'",
+      "{'__proto__': 1} == x",
+      '`\\`` == 1',
+      "'\\ud800' in s",
+      '1e309 > x',
+      '[] in x',
+      "x.get('a', 'b', 'c')",
+      'x[0:1:2]',
+    ];
+    for (const filter of hostile) {
+      const res = await read(filter);
+      expect(res.statusCode < 500, `${filter.slice(0, 60)} → ${res.statusCode} ${res.body.slice(0, 200)}`).toBe(true);
+      if (res.statusCode !== 200) expect(res.json().detail, filter.slice(0, 60)).toBeDefined();
+    }
+  });
+
+  it('a field called __proto__ is a field like any other', async () => {
+    const t = await makeTestApp();
+    const u = await t.user();
+    const call = (method: 'GET' | 'POST', url: string, json?: unknown) => t.request(method, url, { key: u.apiKey, json });
+    await call('POST', '/v0/project', { name: 'p' });
+    const body = '{"project_name":"p","context":"c","entries":{"__proto__":{"polluted":true},"constructor":1}}';
+    const created = await t.request('POST', '/v0/logs', { key: u.apiKey, payload: body, headers: { 'content-type': 'application/json' } });
+    expect(created.statusCode, created.body).toBe(200);
+    const logs = (await call('GET', '/v0/logs?project_name=p&context=c')).json().logs;
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    expect(logs).toHaveLength(1);
+    const fields = await call('GET', '/v0/logs/fields?project_name=p&context=c');
+    expect(fields.statusCode).toBe(200);
+    expect((await call('GET', '/v0/logs/metric/count?project_name=p&context=c&key=constructor&group_by=constructor')).statusCode).toBe(200);
+  });
+});

@@ -1,0 +1,133 @@
+import { sql } from 'kysely';
+import type { z } from 'zod';
+import type { LogsQuery } from '../../../shared/logs.ts';
+import type { Scope } from '../../auth/principal.ts';
+import type { Conn, Dialect } from '../../db/connection.ts';
+import { badRequestError } from '../../domain-errors.ts';
+import { FilterSyntaxError, parseFilter } from '../../../shared/logs-filter/index.ts';
+import { projectInScopeOr404 } from '../projects/service.ts';
+import { FilterCompiler } from './filter-sql.ts';
+import { hasKeyOutside, type Sql } from './json-sql.ts';
+import { flatGroups, nestedGroups, type Row } from './groups.ts';
+import { queryLogs, rowEntries } from './repository.ts';
+import { contextForRead, filterError, parseOr422 } from './service.ts';
+
+// GET /v0/logs (logs-api.md §4.4): filter, sort and page in SQL; shape the rows in JavaScript.
+
+/**
+ * A read without `limit` (the 2026-04 client never sends one and expects every log) returns up to this
+ * many; `count` tells whether there are more. Explicit limits are 1–1000 as on the hosted platform.
+ */
+export const MAX_UNPAGED_LOGS = 10_000;
+
+type Query = z.output<typeof LogsQuery>;
+
+/** `{"field or expression": "ascending" | "descending"}`, in priority order. */
+function sortTerms(compiler: FilterCompiler, text: string | undefined): Sql[] {
+  if (text === undefined || text.trim() === '') return [];
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw badRequestError('sorting must be a JSON object such as {"score": "descending"}.');
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw badRequestError('sorting must be a JSON object such as {"score": "descending"}.');
+  return Object.entries(parsed).flatMap(([key, direction]) => {
+    const dir = typeof direction === 'string' ? direction.toLowerCase() : '';
+    if (!['ascending', 'descending', 'asc', 'desc'].includes(dir)) throw badRequestError(`sorting: the direction of "${key}" must be "ascending" or "descending".`);
+    let node;
+    try {
+      node = parseFilter(key);
+    } catch (error) {
+      if (error instanceof FilterSyntaxError) throw filterError(error, ['query', 'sorting', key]);
+      throw error;
+    }
+    if (!node) throw badRequestError('sorting: a key must not be empty.');
+    try {
+      return compiler.orderBy(node, dir.startsWith('desc'));
+    } catch (error) {
+      if (error instanceof FilterSyntaxError) throw filterError(error, ['query', 'sorting', key]);
+      throw error;
+    }
+  });
+}
+
+/** `value_limit`: long values are cut to their first N characters followed by `...` (output only). */
+function truncate(value: unknown, limit: number): unknown {
+  if (value === null || typeof value === 'number' || typeof value === 'boolean') return value;
+  const text = typeof value === 'string' ? value : JSON.stringify(value);
+  return text.length > limit ? `${text.slice(0, limit)}...` : value;
+}
+
+/**
+ * PostgreSQL refuses some arithmetic a filter asks for (`x ** 1000` overflows numeric): a data exception
+ * (SQLSTATE class 22) is the filter's fault, so it is a 400 that says so, not a 500.
+ */
+function evaluationError(error: unknown): unknown {
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string' && code.startsWith('22')) return badRequestError(`The filter could not be evaluated: ${(error as Error).message}.`);
+  return error;
+}
+
+export async function readLogs(db: Conn, dialect: Dialect, scope: Scope, query: Query) {
+  if (query.from_ids?.length && query.exclude_ids?.length) throw badRequestError('Give from_ids or exclude_ids, not both.');
+  if (query.from_fields?.length && query.exclude_fields?.length) throw badRequestError('Give from_fields or exclude_fields, not both.');
+  const project = await projectInScopeOr404(db, scope, query.project_name);
+  const which = query.filter !== undefined ? 'filter' : 'filter_expr';
+  const filter = parseOr422(query.filter ?? query.filter_expr, ['query', which]);
+  const compiler = new FilterCompiler(dialect, rowEntries());
+  const where: Sql[] = [];
+  let order: Sql[];
+  try {
+    if (filter) where.push(compiler.where(filter));
+    if (query.from_fields?.length)
+      where.push(
+        sql`(${sql.join(
+          query.from_fields.map((f) => compiler.fieldExists(f)),
+          sql` or `,
+        )})`,
+      );
+    order = sortTerms(compiler, query.sorting);
+  } catch (error) {
+    if (error instanceof FilterSyntaxError) throw filterError(error, ['query', which]);
+    throw error;
+  }
+  if (query.from_ids?.length) where.push(sql`r.id in (${sql.join(query.from_ids)})`);
+  if (query.exclude_ids?.length) where.push(sql`r.id not in (${sql.join(query.exclude_ids)})`);
+  if (query.exclude_fields?.length) where.push(hasKeyOutside(dialect, rowEntries(), query.exclude_fields));
+
+  const context = await contextForRead(db, project.id, query.project_name, query.context ?? '');
+  if (!context) return query.return_ids_only ? [] : { logs: [], count: 0 };
+  const page = await queryLogs(
+    db,
+    { contextId: context.id, where, order, limit: query.limit ?? MAX_UNPAGED_LOGS, offset: query.offset ?? 0 },
+    !!query.return_ids_only,
+  ).catch((error: unknown) => {
+    throw evaluationError(error);
+  });
+  if (query.return_ids_only) return page.rows.map((r) => r.id);
+
+  const keep = query.from_fields?.length ? new Set(query.from_fields) : null;
+  const drop = new Set(query.exclude_fields ?? []);
+  const limit = query.value_limit;
+  const rows: Row[] = page.rows.map((r) => {
+    // fromEntries defines own properties: a field named __proto__ stays a field.
+    const entries = Object.fromEntries(
+      Object.entries(JSON.parse(r.entries) as Record<string, unknown>)
+        .filter(([k]) => !((keep && !keep.has(k)) || drop.has(k)))
+        .map(([k, v]) => [k, limit === undefined ? v : truncate(v, limit)]),
+    );
+    return { id: r.id, ts: r.created_at, entries, derived_entries: {} };
+  });
+  if (!query.group_by?.length) return { logs: rows, count: page.count };
+  const options = {
+    fields: query.group_by,
+    limit: query.group_limit,
+    offset: query.group_offset ?? 0,
+    depth: query.group_depth,
+    groupsOnly: !!query.groups_only,
+    timestamps: !!query.return_timestamps,
+  };
+  if (query.nested_groups === false) return { groups: flatGroups(rows, options), logs: rows, count: page.count };
+  return { logs: nestedGroups(rows, options) as Record<string, unknown>, count: page.count };
+}

@@ -1,0 +1,174 @@
+import { sql } from 'kysely';
+import type { FieldType } from '../../../shared/logs.ts';
+import type { Conn, Dialect } from '../../db/connection.ts';
+import type { Sql } from './json-sql.ts';
+
+// SQL of the logs API. Logs are the rows of their context (context_rows); field definitions live in
+// context_fields. Filters arrive here already compiled (filter-sql.ts) into bound-parameter SQL.
+
+export interface FieldRow {
+  id: number;
+  name: string;
+  data_type: FieldType;
+  mutable: number;
+  is_unique: number;
+  description: string;
+  created_at: string;
+}
+
+export async function fieldsOf(db: Conn, contextId: number): Promise<FieldRow[]> {
+  const rows = await db.selectFrom('context_fields').selectAll().where('context_id', '=', contextId).orderBy('id').execute();
+  return rows as FieldRow[];
+}
+
+export interface FieldChange {
+  name: string;
+  data_type: FieldType;
+  mutable: boolean;
+  unique: boolean;
+  description: string;
+}
+
+/** New fields are added; `update` lists existing ones whose type or rules a write changed. */
+export async function saveFields(tx: Conn, contextId: number, added: FieldChange[], updated: FieldChange[], now: Date): Promise<void> {
+  if (added.length) {
+    await tx
+      .insertInto('context_fields')
+      .values(
+        added.map((f) => ({
+          context_id: contextId,
+          name: f.name,
+          data_type: f.data_type,
+          mutable: f.mutable ? 1 : 0,
+          is_unique: f.unique ? 1 : 0,
+          description: f.description,
+          created_at: now.toISOString(),
+        })),
+      )
+      .onConflict((oc) => oc.columns(['context_id', 'name']).doNothing())
+      .execute();
+  }
+  for (const f of updated) {
+    await tx
+      .updateTable('context_fields')
+      .set({ data_type: f.data_type, mutable: f.mutable ? 1 : 0, is_unique: f.unique ? 1 : 0, description: f.description })
+      .where('context_id', '=', contextId)
+      .where('name', '=', f.name)
+      .execute();
+  }
+}
+
+export async function deleteFieldDefinitions(tx: Conn, contextId: number, names: string[]): Promise<void> {
+  await tx.deleteFrom('context_fields').where('context_id', '=', contextId).where('name', 'in', names).execute();
+}
+
+export async function renameFieldDefinition(tx: Conn, contextId: number, from: string, to: string): Promise<void> {
+  await tx.updateTable('context_fields').set({ name: to }).where('context_id', '=', contextId).where('name', '=', from).execute();
+}
+
+/** The context's list of column names (tiles and the dashboard read it), set after a rename or delete. */
+export async function setColumns(tx: Conn, contextId: number, columns: string[]): Promise<void> {
+  await tx
+    .updateTable('contexts')
+    .set({ columns: JSON.stringify(columns) })
+    .where('id', '=', contextId)
+    .execute();
+}
+
+export function contextById(db: Conn, contextId: number) {
+  return db.selectFrom('contexts').selectAll().where('id', '=', contextId).executeTakeFirstOrThrow();
+}
+
+export interface StoredLog {
+  id: number;
+  context_id: number;
+  project_id: number;
+  entries: string;
+  created_at: string;
+}
+
+/** Logs by id within one scope's projects (the id is global; another tenant's log does not exist for you). */
+export async function logsByIds(db: Conn, scopeKey: string, ids: number[]): Promise<StoredLog[]> {
+  if (ids.length === 0) return [];
+  return db
+    .selectFrom('context_rows as r')
+    .innerJoin('contexts as c', 'c.id', 'r.context_id')
+    .innerJoin('projects as p', 'p.id', 'c.project_id')
+    .select(['r.id', 'r.context_id', 'c.project_id', 'r.entries', 'r.created_at'])
+    .where('p.scope_key', '=', scopeKey)
+    .where('r.id', 'in', ids)
+    .execute();
+}
+
+/** One log in the scope, locked until the transaction ends (PostgreSQL; SQLite writes one at a time anyway). */
+export function lockedLog(tx: Conn, scopeKey: string, id: number, dialect: Dialect) {
+  let q = tx
+    .selectFrom('context_rows as r')
+    .innerJoin('contexts as c', 'c.id', 'r.context_id')
+    .innerJoin('projects as p', 'p.id', 'c.project_id')
+    .select(['r.id', 'r.context_id', 'r.entries'])
+    .where('p.scope_key', '=', scopeKey)
+    .where('r.id', '=', id);
+  if (dialect === 'postgres') q = q.forUpdate('r');
+  return q.executeTakeFirst();
+}
+
+/** Logs of a context, optionally only these ids, for writes that rewrite entries (field delete, rename). */
+export function contextLogs(db: Conn, contextId: number, ids?: number[]) {
+  let q = db.selectFrom('context_rows').select(['id', 'entries']).where('context_id', '=', contextId);
+  if (ids) q = q.where('id', 'in', ids);
+  return q.orderBy('id').execute();
+}
+
+export interface LogQuery {
+  contextId: number;
+  /** Conditions over the row (alias `r`), already compiled with bound parameters. */
+  where: Sql[];
+  order: Sql[];
+  limit: number;
+  offset: number;
+}
+
+const ENTRIES = sql.ref('r.entries');
+export const rowEntries = (): Sql => ENTRIES;
+
+/** A page of logs (newest first unless `order` says otherwise) and how many match in all. Logs without fields are never returned. */
+export async function queryLogs(db: Conn, query: LogQuery, idsOnly: boolean) {
+  const conditions = sql.join([sql`r.context_id = ${query.contextId}`, sql`r.entries <> '{}'`, ...query.where], sql` and `);
+  const order = sql.join([...query.order, sql`r.id desc`]);
+  const columns = idsOnly ? sql`r.id` : sql`r.id, r.entries, r.created_at`;
+  const [page, total] = await Promise.all([
+    sql<{
+      id: number;
+      entries: string;
+      created_at: string;
+    }>`select ${columns} from context_rows as r where ${conditions} order by ${order} limit ${query.limit} offset ${query.offset}`.execute(db),
+    sql<{ n: number | string }>`select count(*) as n from context_rows as r where ${conditions}`.execute(db),
+  ]);
+  return { rows: page.rows.map((r) => ({ ...r, id: Number(r.id) })), count: Number(total.rows[0]?.n ?? 0) };
+}
+
+export interface MetricQuery {
+  contextId: number;
+  where: Sql[];
+  /** JSON text of each group-by field. */
+  groups: Sql[];
+}
+
+const baseConditions = (q: MetricQuery) => sql.join([sql`r.context_id = ${q.contextId}`, sql`r.entries <> '{}'`, ...q.where], sql` and `);
+const groupColumns = (q: MetricQuery) => q.groups.map((g, i) => sql`${g} as ${sql.ref(`g${i}`)}`);
+
+/** One aggregate per group: `aggregate` over the rows that pass `where`; group values come back as JSON text in g0, g1, … */
+export async function aggregate(db: Conn, q: MetricQuery, aggregate: Sql): Promise<Record<string, unknown>[]> {
+  const columns = sql.join([...groupColumns(q), sql`${aggregate} as value`]);
+  const groupBy = q.groups.length ? sql` group by ${sql.join(q.groups.map((_, i) => sql.ref(`g${i}`)))}` : sql``;
+  const result = await sql<Record<string, unknown>>`select ${columns} from context_rows as r where ${baseConditions(q)}${groupBy}`.execute(db);
+  return result.rows;
+}
+
+/** Every value (for medians and modes), with its groups, ordered by value. */
+export async function metricValues(db: Conn, q: MetricQuery, value: Sql): Promise<Record<string, unknown>[]> {
+  const columns = sql.join([...groupColumns(q), sql`${value} as value`]);
+  const result = await sql<Record<string, unknown>>`select ${columns} from context_rows as r where ${baseConditions(q)} order by value`.execute(db);
+  return result.rows;
+}

@@ -1,0 +1,310 @@
+import type { z } from 'zod';
+import type { CreateLogsBody, DeleteLogsBody, LogContextRefType, UpdateLogsBody } from '../../../shared/logs.ts';
+import { FilterSyntaxError, parseFilter, type FilterNode } from '../../../shared/logs-filter/index.ts';
+import type { Scope } from '../../auth/principal.ts';
+import type { Conn, Dialect } from '../../db/connection.ts';
+import { scopeKey } from '../../db/scope.ts';
+import { badRequestError, DomainError, invalidFields, notFoundError } from '../../domain-errors.ts';
+import { createContext, deleteRow, findContext, insertRows, replaceRow, rulesOf, type ContextRules } from '../contexts/repository.ts';
+import { projectInScopeOr404 } from '../projects/service.ts';
+import { FieldSchema, splitEntry, type SplitEntry } from './field-schema.ts';
+import { fieldsOf, logsByIds, saveFields, type FieldChange } from './repository.ts';
+import * as logs from './repository.ts';
+
+// What the logs API does (logs-api.md §4). A log is a row of its context: writes go through the
+// contexts repository's row functions, so unique keys, duplicates, counters and versions apply alike.
+
+type ContextRow = NonNullable<Awaited<ReturnType<typeof findContext>>>;
+
+/** The filter's tree, or a 422 that says where the syntax breaks and what was expected there. */
+export function parseOr422(text: string | undefined, loc: string[]): FilterNode | null {
+  if (text === undefined) return null;
+  try {
+    return parseFilter(text);
+  } catch (error) {
+    if (error instanceof FilterSyntaxError) throw filterError(error, loc);
+    throw error;
+  }
+}
+
+export function filterError(error: FilterSyntaxError, loc: string[]): DomainError {
+  return invalidFields([{ type: 'filter_syntax', loc, msg: error.message, ctx: { position: error.position, expected: error.expected } }]);
+}
+
+/** The name a request's context stands for: `{"name": C}`, `C`, or null (the default context `""`). */
+export function contextNameOf(ref: LogContextRefType | string[] | undefined): string {
+  if (ref === undefined) return '';
+  if (typeof ref === 'string') return ref;
+  if (Array.isArray(ref)) return ref[0] ?? '';
+  return ref.name ?? '';
+}
+
+/** The context a write goes to, created on first write with the properties the object form gives (never its parents). */
+export async function contextForWrite(db: Conn, projectId: number, ref: LogContextRefType, now: Date): Promise<ContextRow> {
+  const name = contextNameOf(ref);
+  const existing = await findContext(db, projectId, name);
+  if (existing) return existing;
+  const props = typeof ref === 'object' && ref !== null ? ref : {};
+  await createContext(db, projectId, { ...props, name }, now);
+  const created = await findContext(db, projectId, name);
+  if (!created) throw new Error(`Context ${name} was not created`);
+  return created;
+}
+
+/** The context a read names; null for a default context nothing was written to yet (it reads as empty). */
+export async function contextForRead(db: Conn, projectId: number, projectName: string, name: string): Promise<ContextRow | null> {
+  const context = await findContext(db, projectId, name);
+  if (!context && name !== '') throw notFoundError(`Context '${name}' not found for project '${projectName}'.`);
+  return context ?? null;
+}
+
+/** A write's whole-request failure (a unique key clash, a refused duplicate, a missing key column) is a 400, as the contract has it. */
+function asBadRequest(error: unknown): unknown {
+  if (error instanceof DomainError && (error.kind === 'conflict' || error.kind === 'invalid-field')) return badRequestError(error.message);
+  return error;
+}
+
+function mergeChanges(list: { added: FieldChange[]; updated: FieldChange[] }[]) {
+  return { added: list.flatMap((c) => c.added), updated: list.flatMap((c) => c.updated) };
+}
+
+interface Accepted {
+  index: number;
+  entry: SplitEntry;
+  changes: { added: FieldChange[]; updated: FieldChange[] };
+}
+
+// ---- POST /v0/logs --------------------------------------------------------------------------
+
+export async function createLogs(db: Conn, scope: Scope, body: z.output<typeof CreateLogsBody>, now: Date) {
+  const project = await projectInScopeOr404(db, scope, body.project_name);
+  const existing = await findContext(db, project.id, contextNameOf(body.context));
+  const batch = body.entries === undefined ? [] : Array.isArray(body.entries) ? body.entries : [body.entries];
+  const schema = new FieldSchema(existing ? await fieldsOf(db, existing.id) : []);
+  const accepted: Accepted[] = [];
+  const failed: { index: number; error: string }[] = [];
+  for (const [index, raw] of batch.entries()) {
+    const entry = splitEntry(raw);
+    if (typeof entry === 'string') {
+      failed.push({ index, error: entry });
+      continue;
+    }
+    const changes = schema.plan(entry);
+    if ('error' in changes) failed.push({ index, error: changes.error });
+    else {
+      schema.commit(changes);
+      accepted.push({ index, entry, changes });
+    }
+  }
+  // A refused request changes nothing: the context is created in the transaction that writes the logs.
+  if (batch.length > 0 && accepted.length === 0) throw badRequestError(failed[0]!.error);
+  const write = async (tx: Conn, group: Accepted[]) => insertWithFields(tx, rulesOf(await contextForWrite(tx, project.id, body.context, now)), group, now);
+
+  const ids: number[] = [];
+  if (body.on_duplicate === 'skip') {
+    // Each entry on its own: a colliding one is reported and the others are written.
+    for (const a of accepted) {
+      try {
+        ids.push(...(await db.transaction().execute((tx) => write(tx, [a]))));
+      } catch (error) {
+        if (!(error instanceof DomainError && (error.kind === 'conflict' || error.kind === 'invalid-field'))) throw error;
+        failed.push({ index: a.index, error: error.message });
+      }
+    }
+    failed.sort((x, y) => x.index - y.index);
+    if (batch.length > 0 && ids.length === 0) throw badRequestError(failed[0]!.error);
+  } else {
+    try {
+      ids.push(...(await db.transaction().execute((tx) => write(tx, accepted))));
+    } catch (error) {
+      throw asBadRequest(error);
+    }
+  }
+  const context = await contextForWrite(db, project.id, body.context, now);
+  return { info: 'Logs created successfully!', log_event_ids: ids, ...(await keysOf(db, rulesOf(context), ids)), ...(failed.length ? { failed } : {}) };
+}
+
+async function insertWithFields(tx: Conn, rules: ContextRules, accepted: Accepted[], now: Date): Promise<number[]> {
+  const changes = mergeChanges(accepted.map((a) => a.changes));
+  await saveFields(tx, rules.id, changes.added, changes.updated, now);
+  return insertRows(
+    tx,
+    rules,
+    accepted.map((a) => a.entry.fields),
+    now,
+  );
+}
+
+/** `row_ids` and `auto_counting` of the answer: the key and counter values each new log ended up with. */
+async function keysOf(db: Conn, rules: ContextRules, ids: number[]) {
+  const names = Object.keys(rules.unique_keys);
+  const counters = Object.keys(rules.auto_counting);
+  if (ids.length === 0 || (names.length === 0 && counters.length === 0)) return { row_ids: null, auto_counting: {} };
+  const stored = new Map((await logs.contextLogs(db, rules.id, ids)).map((r) => [r.id, JSON.parse(r.entries) as Record<string, unknown>]));
+  const entriesOf = (id: number) => stored.get(id) ?? {};
+  return {
+    row_ids: names.length ? { names, ids: ids.map((id) => names.map((n) => entriesOf(id)[n] ?? null)) } : null,
+    auto_counting: Object.fromEntries(counters.map((c) => [c, ids.map((id) => entriesOf(id)[c] ?? null)])),
+  };
+}
+
+// ---- PUT /v0/logs ---------------------------------------------------------------------------
+
+export async function updateLogs(db: Conn, scope: Scope, body: z.output<typeof UpdateLogsBody>, now: Date) {
+  const ids = [...new Set(Array.isArray(body.logs) ? body.logs : [body.logs])];
+  const changesFor = (i: number) => (Array.isArray(body.entries) ? body.entries[i] : body.entries);
+  if (Array.isArray(body.entries) && body.entries.length !== (Array.isArray(body.logs) ? body.logs.length : 1)) {
+    throw badRequestError(
+      `entries has ${body.entries.length} items but logs has ${Array.isArray(body.logs) ? body.logs.length : 1}: give one object for all logs or one per log.`,
+    );
+  }
+  const found = new Map((await logsByIds(db, scopeKey(scope), ids)).map((r) => [r.id, r]));
+  const missing = ids.filter((id) => !found.has(id));
+  if (missing.length) throw notFoundError(`Logs not found: ${missing.join(', ')}.`);
+  if (new Set([...found.values()].map((r) => r.project_id)).size > 1) throw badRequestError('The logs belong to different projects: update them one project at a time.');
+  if (body.entries === undefined) return { info: 'Nothing to update.', log_event_ids: ids, modified_keys: [], failed: [] };
+
+  // Each log is checked against its own context's fields (a log lives in exactly one context here).
+  const order = Array.isArray(body.logs) ? body.logs : [body.logs];
+  const schemas = new Map<number, FieldSchema>();
+  const planned: { id: number; contextId: number; entries: Record<string, unknown>; changes: Accepted['changes'] }[] = [];
+  const failed: { log_event_id: number; error: string }[] = [];
+  for (const [i, id] of order.entries()) {
+    const row = found.get(id)!;
+    if (planned.some((p) => p.id === id)) continue;
+    let schema = schemas.get(row.context_id);
+    if (!schema) schemas.set(row.context_id, (schema = new FieldSchema(await fieldsOf(db, row.context_id))));
+    const entry = splitEntry(changesFor(i) ?? {});
+    if (typeof entry === 'string') {
+      failed.push({ log_event_id: id, error: entry });
+      continue;
+    }
+    const current = JSON.parse(row.entries) as Record<string, unknown>;
+    const error = refusal(schema, current, entry, body.overwrite === true);
+    const changes = error ?? schema.plan(entry);
+    if (typeof changes === 'string' || 'error' in changes) {
+      failed.push({ log_event_id: id, error: typeof changes === 'string' ? changes : changes.error });
+      continue;
+    }
+    schema.commit(changes);
+    planned.push({ id, contextId: row.context_id, entries: { ...current, ...entry.fields }, changes });
+  }
+  if (planned.length === 0) throw badRequestError(failed[0]?.error ?? 'Nothing to update.');
+
+  const contexts = new Map<number, ContextRules>();
+  const apply = async (tx: Conn, group: typeof planned) => {
+    for (const p of group) {
+      let rules = contexts.get(p.contextId);
+      if (!rules) {
+        contexts.set(p.contextId, (rules = rulesOf(await logs.contextById(tx, p.contextId))));
+      }
+      await saveFields(tx, p.contextId, p.changes.added, p.changes.updated, now);
+      await replaceRow(tx, rules, p.id, p.entries, now);
+    }
+  };
+  const updated: number[] = [];
+  if (body.on_duplicate === 'skip') {
+    for (const p of planned) {
+      try {
+        await db.transaction().execute((tx) => apply(tx, [p]));
+        updated.push(p.id);
+      } catch (error) {
+        if (!(error instanceof DomainError && (error.kind === 'conflict' || error.kind === 'invalid-field'))) throw error;
+        failed.push({ log_event_id: p.id, error: error.message });
+      }
+    }
+    if (updated.length === 0) throw badRequestError(failed[0]!.error);
+  } else {
+    try {
+      await db.transaction().execute((tx) => apply(tx, planned));
+    } catch (error) {
+      throw asBadRequest(error);
+    }
+    updated.push(...planned.map((p) => p.id));
+  }
+  const modified = [...new Set(planned.filter((p) => updated.includes(p.id)).flatMap((p) => Object.keys(splitFields(changesFor(order.indexOf(p.id))))))];
+  return { info: 'Logs updated successfully!', log_event_ids: updated, modified_keys: modified, failed };
+}
+
+const splitFields = (entry: Record<string, unknown> | undefined) => {
+  const split = splitEntry(entry ?? {});
+  return typeof split === 'string' ? {} : split.fields;
+};
+
+/** Why a log refuses these changes: a value already there without `overwrite`, or an immutable field. */
+function refusal(schema: FieldSchema, current: Record<string, unknown>, entry: SplitEntry, overwrite: boolean): string | null {
+  for (const name of Object.keys(entry.fields)) {
+    if (!(name in current) || current[name] === null) continue;
+    if (schema.fields.get(name)?.mutable === false) return `Field '${name}' is immutable: its value cannot be changed.`;
+    if (!overwrite) return `Field '${name}' already has a value and cannot be overwritten because overwrite is set to False.`;
+  }
+  return null;
+}
+
+// ---- DELETE /v0/logs ------------------------------------------------------------------------
+
+/**
+ * Deletes whole logs (`[ids, null]`) or only some fields of them (`[ids, ["a", "b"]]`); `null` ids mean
+ * every log of the context. A log belongs to one context here, so detaching it from its context deletes it.
+ */
+export async function deleteLogs(db: Conn, scope: Scope, body: z.output<typeof DeleteLogsBody>, deleteEmpty: boolean, now: Date) {
+  const project = await projectInScopeOr404(db, scope, body.project_name);
+  const context = await contextForRead(db, project.id, body.project_name, body.context ?? '');
+  if (!context) throw notFoundError(`Context '' not found for project '${body.project_name}'.`);
+  let deleted = 0;
+  let changed = 0;
+  await db.transaction().execute(async (tx) => {
+    const rules = rulesOf(context);
+    for (const [ids, fields] of body.ids_and_fields) {
+      const wanted = ids === null ? undefined : Array.isArray(ids) ? ids : [ids];
+      if (wanted?.length === 0) continue;
+      const rows = await logs.contextLogs(tx, context.id, wanted);
+      const names = fields === null ? null : Array.isArray(fields) ? fields : [fields];
+      for (const row of rows) {
+        if (names === null) {
+          await deleteRow(tx, rules, row.id);
+          deleted++;
+          continue;
+        }
+        const entries = JSON.parse(row.entries) as Record<string, unknown>;
+        if (!names.some((n) => n in entries)) continue;
+        for (const n of names) delete entries[n];
+        if (deleteEmpty && Object.keys(entries).length === 0) {
+          await deleteRow(tx, rules, row.id);
+          deleted++;
+        } else {
+          await replaceRow(tx, rules, row.id, entries, now);
+          changed++;
+        }
+      }
+    }
+  });
+  return { info: `Deleted ${deleted} logs; removed fields from ${changed}.` };
+}
+
+// ---- PATCH /v0/logs/{id}/fields/{field}/atomic ----------------------------------------------
+
+/** Applies `+N`, `-N`, `*N` or `/N` to the field in one locked read-modify-write; a missing or null value is 0. */
+export async function atomicUpdate(db: Conn, dialect: Dialect, scope: Scope, id: number, field: string, operation: string, now: Date) {
+  const op = operation.trim()[0]!;
+  const operand = Number(operation.trim().slice(1));
+  if (op === '/' && operand === 0) throw badRequestError('Division by zero.');
+  return db.transaction().execute(async (tx) => {
+    const row = await logs.lockedLog(tx, scopeKey(scope), id, dialect);
+    if (!row) throw notFoundError(`Log ${id} not found.`);
+    const entries = JSON.parse(row.entries) as Record<string, unknown>;
+    const current = entries[field] ?? 0;
+    if (typeof current !== 'number') throw badRequestError(`Field '${field}' of log ${id} is not a number.`);
+    const schema = new FieldSchema(await fieldsOf(tx, row.context_id));
+    if (schema.fields.get(field)?.mutable === false && entries[field] !== undefined && entries[field] !== null) {
+      throw badRequestError(`Field '${field}' is immutable: its value cannot be changed.`);
+    }
+    const value = op === '+' ? current + operand : op === '-' ? current - operand : op === '*' ? current * operand : current / operand;
+    if (!Number.isFinite(value)) throw badRequestError('The result is not a finite number.');
+    const changes = schema.plan({ fields: { [field]: value }, explicit: {}, inferUntyped: false });
+    if ('error' in changes) throw badRequestError(changes.error);
+    await saveFields(tx, row.context_id, changes.added, changes.updated, now);
+    await replaceRow(tx, rulesOf(await logs.contextById(tx, row.context_id)), id, { ...entries, [field]: value }, now);
+    return { new_value: value };
+  });
+}
