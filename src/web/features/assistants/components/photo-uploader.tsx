@@ -5,7 +5,7 @@ import type { UploadedFile } from '../../../../shared/assistants.ts';
 import { assistantMutations } from '../../../data/assistants.ts';
 import { errorMessage } from '../../../lib/api-client.ts';
 import { useApiMutation } from '../../../lib/mutation.ts';
-import { checkFile, formatBytes, PHOTO_RULE } from '../file-rules.ts';
+import { checkFile, formatBytes, PHOTO_RULE, refusal } from '../file-rules.ts';
 import { SquareCropper } from './square-cropper.tsx';
 import { UploadProgress } from './upload-progress.tsx';
 import { FileDropZone } from '../../../components/file-drop-zone.tsx';
@@ -49,7 +49,7 @@ export function PhotoUploader({
     if (!file) return;
     const check = await checkFile(file, PHOTO_RULE);
     if (!check.ok) {
-      setError(`${file.name}: ${check.reason} Use a ${PHOTO_RULE.kinds} image of at most ${formatBytes(PHOTO_RULE.maxBytes)}.`);
+      setError(refusal(file, PHOTO_RULE, check.reason));
       return;
     }
     setStep({ kind: 'crop', src: URL.createObjectURL(file), type: check.type, name: file.name });

@@ -2,7 +2,7 @@ import { Alert, Button, Group, SegmentedControl, Stack, Text } from '@mantine/co
 import { IconMicrophone, IconPlayerStopFilled, IconUpload } from '@tabler/icons-react';
 import { useEffect, useRef, useState } from 'react';
 import { FileDropZone } from '../../../components/file-drop-zone.tsx';
-import { checkFile, formatBytes, VOICE_SAMPLE_RULE } from '../file-rules.ts';
+import { checkFile, formatBytes, refusal, VOICE_SAMPLE_RULE } from '../file-rules.ts';
 
 type Mode = 'file' | 'record';
 
@@ -80,7 +80,7 @@ export function VoiceSampleInput({ value, onChange, error: fieldError }: { value
     if (!file) return;
     const check = await checkFile(file, VOICE_SAMPLE_RULE);
     if (!check.ok) {
-      setProblem(`${file.name}: ${check.reason} Use a ${VOICE_SAMPLE_RULE.kinds} file of at most ${formatBytes(VOICE_SAMPLE_RULE.maxBytes)}.`);
+      setProblem(refusal(file, VOICE_SAMPLE_RULE, check.reason));
       return;
     }
     onChange(file);
