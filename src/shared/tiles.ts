@@ -192,14 +192,18 @@ export const ImportValidationErrorSchema = z.object({
 // ---------------------------------------------------------------------------------------------
 // Structural check of a template, shared by the server (→ 422) and the import dialog (checked before sending).
 
-/** A template after the structural check: known fields only, in their canonical types. */
-export interface ParsedTemplate {
+/** What a tile holds besides its place: the part a checkpoint saves and a template carries. */
+export interface TileContent {
   name: string;
   type: TileType;
   position: Position;
   context: string | null;
   table_tile: { table_type: string; column_order: string[] } | null;
   plot_tile: { plot_type: string; x_axis: string; y_axis: string } | null;
+}
+
+/** A template after the structural check: known fields only, in their canonical types. */
+export interface ParsedTemplate extends TileContent {
   description: string | null;
   tags: string[];
   template_version: string | null;

@@ -30,7 +30,7 @@ export function ModalFormFooter({
     <>
       {extra}
       {error && (
-        <Alert color="red" variant="light" role="alert" title={errorTitle} styles={{ title: { color: 'var(--mantine-color-text)' } }}>
+        <Alert color="red" variant="light" role="alert" title={errorTitle}>
           {error}
         </Alert>
       )}

@@ -1,4 +1,5 @@
 import { NumberInput, Select, Switch, type NumberInputProps, type SelectProps, type SwitchProps } from '@mantine/core';
+import type { ComponentType, Ref } from 'react';
 import { get, useController, type Control, type FieldError, type FieldPath, type FieldValues, type UseFormReturn } from 'react-hook-form';
 
 // Mantine inputs bound to a react-hook-form field (from useZodForm): value, change, blur, focus on error
@@ -44,23 +45,26 @@ export function NumberField<T extends FieldValues>({ control, name, ...props }: 
 
 /**
  * A select; cleared holds null. `toValue` and `fromValue` translate between the choice shown and the
- * value held, for a field whose null is one of the choices (a default).
+ * value held, for a field whose null is one of the choices (a default). `as` is a select with its own
+ * options (CountrySelect, TimezoneSelect).
  */
 export function SelectField<T extends FieldValues>({
   control,
   name,
   toValue = (choice) => choice,
   fromValue = (value) => (typeof value === 'string' ? value : null),
+  as: Input = Select,
   ...props
 }: Bound<T> &
   Omit<SelectProps, 'value' | 'onChange' | 'name'> & {
     toValue?: (choice: string | null) => unknown;
     fromValue?: (value: unknown) => string | null;
+    as?: ComponentType<SelectProps & { ref?: Ref<HTMLInputElement> }>;
   }) {
   const { field, fieldState } = useController({ control, name });
   const { ref } = field;
   return (
-    <Select
+    <Input
       {...props}
       ref={ref}
       name={field.name}

@@ -4,6 +4,7 @@ import { roleById } from '../../../shared/roles.ts';
 import { hashApiKey } from '../../auth/keys.ts';
 import type { Conn } from '../../db/connection.ts';
 import { runPrepared } from '../../db/prepared.ts';
+import { personName } from '../users/person-name.ts';
 
 const inviteRows = (db: Conn) =>
   db
@@ -35,7 +36,7 @@ export function toInvite(row: InviteRow, token: string | null = null): Invite {
     organization_name: row.organization_name,
     invitee_email: row.email,
     invited_by_user_id: row.invited_by_user_id,
-    invited_by_name: [row.first_name, row.last_name].filter((s) => s && s.trim()).join(' ') || null,
+    invited_by_name: personName(row.first_name, row.last_name),
     role_id: row.role_id,
     role_name: roleById(row.role_id)?.name ?? null,
     expires_at: row.expires_at,

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Conn } from '../../db/connection.ts';
 import { generateApiKey } from '../../auth/keys.ts';
+import { personName } from '../users/person-name.ts';
 
 /**
  * Adds a member and issues their organization key, in the caller's transaction.
@@ -36,8 +37,6 @@ export async function insertOrganization(tx: Conn, ownerId: string, name: string
   return id;
 }
 
-const displayName = (first: string | null, last: string | null): string | null => [first, last].filter((s) => s && s.trim()).join(' ') || null;
-
 /** The spec's Organization member records of one organization, oldest first. */
 export async function listMembers(db: Conn, organizationId: number) {
   const rows = await db
@@ -62,7 +61,7 @@ export async function listMembers(db: Conn, organizationId: number) {
     .where('m.organization_id', '=', organizationId)
     .orderBy('m.id')
     .execute();
-  return rows.map(({ first_name, last_name, ...r }) => ({ ...r, name: displayName(first_name, last_name) }));
+  return rows.map(({ first_name, last_name, ...r }) => ({ ...r, name: personName(first_name, last_name) }));
 }
 
 /** The organizations `userId` belongs to, with their role. */

@@ -2,18 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { Scope } from '../../auth/principal.ts';
 import type { Conn } from '../../db/connection.ts';
 import { inScope } from '../../db/scope.ts';
-import type { Position, Tile, TileType } from '../../../shared/tiles.ts';
+import type { Position, Tile, TileContent, TileType } from '../../../shared/tiles.ts';
 import type { InterfaceTable, TabTable, TileTable } from './tables.ts';
-
-/** What a tile holds besides its place: the part a checkpoint saves and a template carries. */
-export interface TileContent {
-  name: string;
-  type: TileType;
-  position: Position;
-  context: string | null;
-  table_tile: { table_type: string; column_order: string[] } | null;
-  plot_tile: { plot_type: string; x_axis: string; y_axis: string } | null;
-}
 
 function parseJson<T>(text: string | null, fallback: T): T {
   if (text === null) return fallback;

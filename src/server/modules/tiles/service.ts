@@ -1,6 +1,6 @@
 import type { ParsedBody } from '../../../shared/operation.ts';
 import type * as ops from '../../../shared/operations/tiles.ts';
-import { parseTemplate, type Interface, type Tile } from '../../../shared/tiles.ts';
+import { parseTemplate, type Interface, type Tile, type TileContent } from '../../../shared/tiles.ts';
 import type { Scope } from '../../auth/principal.ts';
 import type { Conn } from '../../db/connection.ts';
 import { isUniqueViolation } from '../../db/unique-violation.ts';
@@ -21,7 +21,6 @@ import {
   saveCheckpoint,
   toTile,
   updateTile,
-  type TileContent,
 } from './repository.ts';
 import { issuesAsDetail, validateTemplate, type TemplateTarget } from './template-service.ts';
 

@@ -7,6 +7,7 @@ import {
   type ParsedTemplate,
   type Position,
   type TemplateIssue,
+  type TileType,
   type ValidationResult,
 } from '../../../shared/tiles.ts';
 
@@ -37,6 +38,17 @@ export function fitPosition(p: Position): Position {
 }
 
 const list = (names: readonly string[]) => (names.length === 0 ? '(none)' : names.map((n) => `'${n}'`).join(', '));
+
+/** The other tile type's part, which this type ignores: a warning, dropped when sanitizing. */
+function unusedPart(type: TileType, part: 'table_tile' | 'plot_tile'): Finding {
+  return {
+    issue: { level: 'warning', component: part, message: `A ${type} tile does not use ${part}; it is ignored.`, suggested_fix: `Remove ${part} from the template.` },
+    fix: (tpl) => {
+      tpl[part] = null;
+      return `Dropped ${part}, which a ${type} tile does not use.`;
+    },
+  };
+}
 
 function findingsOf(t: ParsedTemplate, unknownKeys: readonly string[], target: TemplateTarget): Finding[] {
   const out: Finding[] = [];
@@ -114,20 +126,7 @@ function findingsOf(t: ParsedTemplate, unknownKeys: readonly string[], target: T
   }
 
   if (t.type === 'Table') {
-    if (t.plot_tile) {
-      out.push({
-        issue: {
-          level: 'warning',
-          component: 'plot_tile',
-          message: 'A Table tile does not use plot_tile; it is ignored.',
-          suggested_fix: 'Remove plot_tile from the template.',
-        },
-        fix: (tpl) => {
-          tpl.plot_tile = null;
-          return 'Dropped plot_tile, which a Table tile does not use.';
-        },
-      });
-    }
+    if (t.plot_tile) out.push(unusedPart('Table', 'plot_tile'));
     if (!t.table_tile) {
       out.push({
         issue: {
@@ -184,20 +183,7 @@ function findingsOf(t: ParsedTemplate, unknownKeys: readonly string[], target: T
       }
     }
   } else {
-    if (t.table_tile) {
-      out.push({
-        issue: {
-          level: 'warning',
-          component: 'table_tile',
-          message: 'A Plot tile does not use table_tile; it is ignored.',
-          suggested_fix: 'Remove table_tile from the template.',
-        },
-        fix: (tpl) => {
-          tpl.table_tile = null;
-          return 'Dropped table_tile, which a Plot tile does not use.';
-        },
-      });
-    }
+    if (t.table_tile) out.push(unusedPart('Plot', 'table_tile'));
     if (!t.plot_tile) {
       out.push({
         issue: {

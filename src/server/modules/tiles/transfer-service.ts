@@ -10,6 +10,7 @@ import {
   type ExportTemplateResponse,
   type ImportTemplateResponse,
   type ParsedTemplate,
+  type TileContent,
   type TileTemplate,
   type ValidationResult,
 } from '../../../shared/tiles.ts';
@@ -26,7 +27,6 @@ import {
   insertTab,
   insertTile,
   deleteRow,
-  type TileContent,
   type TileRef,
 } from './repository.ts';
 import { targetOf, tileClash } from './service.ts';

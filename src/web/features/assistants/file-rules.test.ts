@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkFile, PHOTO_RULE, VOICE_SAMPLE_RULE } from './file-rules.ts';
+import { checkFile, PHOTO_RULE, refusal, VOICE_SAMPLE_RULE } from './file-rules.ts';
 
 const PNG = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13];
 const wavHeader = new TextEncoder().encode('RIFF\u0024\u0000\u0000\u0000WAVEfmt ');
@@ -24,5 +24,11 @@ describe('checkFile (browser-side copy of the server upload rules)', () => {
   it('recognises a WAV voice sample and refuses a picture as one', async () => {
     expect(await checkFile(new Blob([wavHeader]), VOICE_SAMPLE_RULE)).toEqual({ ok: true, type: 'audio/wav' });
     expect(await checkFile(new Blob([new Uint8Array(PNG)]), VOICE_SAMPLE_RULE)).toMatchObject({ ok: false });
+  });
+
+  it('says what to choose instead of a refused file', () => {
+    const file = new File(['x'], 'cat.txt');
+    expect(refusal(file, PHOTO_RULE, 'The file is empty.')).toBe('cat.txt: The file is empty. Use a JPEG, PNG, WebP or GIF image of at most 5.0 MB.');
+    expect(refusal(file, VOICE_SAMPLE_RULE, 'Nope.')).toMatch(/^cat\.txt: Nope\. Use a WAV, MP3, OGG, WebM, M4A or FLAC file of at most /);
   });
 });

@@ -10,6 +10,8 @@ export const MiB = 1024 * 1024;
 export interface FileRule {
   /** What the server accepts, in words ("JPEG, PNG, WebP or GIF"). */
   kinds: string;
+  /** What to call such a file in a sentence ("image"). */
+  noun: string;
   maxBytes: number;
   /** The MIME type the first bytes show, or null when they match none of the accepted kinds. */
   sniff: (head: Uint8Array) => string | null;
@@ -19,6 +21,7 @@ export interface FileRule {
 
 export const PHOTO_RULE: FileRule = {
   kinds: 'JPEG, PNG, WebP or GIF',
+  noun: 'image',
   maxBytes: PHOTO_MAX_BYTES,
   sniff: sniffPhotoType,
   accept: PHOTO_ACCEPT.split(',').filter((t) => t.includes('/')),
@@ -26,6 +29,7 @@ export const PHOTO_RULE: FileRule = {
 
 export const VOICE_SAMPLE_RULE: FileRule = {
   kinds: 'WAV, MP3, OGG, WebM, M4A or FLAC',
+  noun: 'file',
   maxBytes: VOICE_SAMPLE_MAX_BYTES,
   sniff: sniffAudioType,
   accept: AUDIO_ACCEPT.split(',').filter((t) => t.includes('/')),
@@ -49,4 +53,9 @@ export async function checkFile(file: Blob, rule: FileRule): Promise<FileCheck> 
   const type = rule.sniff(head);
   if (!type) return { ok: false, reason: `This is not a ${rule.kinds} file (checked by its content, not its name).` };
   return { ok: true, type };
+}
+
+/** Why a file was refused, and what to choose instead. */
+export function refusal(file: File, rule: FileRule, reason: string): string {
+  return `${file.name}: ${reason} Use a ${rule.kinds} ${rule.noun} of at most ${formatBytes(rule.maxBytes)}.`;
 }

@@ -1,4 +1,4 @@
-import { VOICE_PROVIDERS, type Assistant, type Voice, type VoiceProvider } from '../../../shared/assistants.ts';
+import { DESKTOP_SYSTEMS, VOICE_PROVIDERS, type Assistant, type Voice, type VoiceProvider } from '../../../shared/assistants.ts';
 
 /** A voice's provider as the API accepts it, or null for one this dashboard does not know. */
 export function providerOf(voice: Pick<Voice, 'provider'>): VoiceProvider | null {
@@ -6,6 +6,9 @@ export function providerOf(voice: Pick<Voice, 'provider'>): VoiceProvider | null
 }
 
 export const DESKTOP_LABELS: Record<string, string> = { ubuntu: 'Ubuntu', windows: 'Windows', macos: 'macOS' };
+
+/** The desktop systems as a select's options. */
+export const DESKTOP_OPTIONS = DESKTOP_SYSTEMS.map((d) => ({ value: d, label: DESKTOP_LABELS[d] ?? d }));
 
 const number = new Intl.NumberFormat(undefined, { maximumFractionDigits: 2 });
 

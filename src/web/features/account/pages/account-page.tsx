@@ -1,34 +1,15 @@
-import { ActionIcon, Badge, Button, Code, CopyButton, Group, Paper, SimpleGrid, Skeleton, Stack, Text, Title, Tooltip } from '@mantine/core';
+import { ActionIcon, Badge, Button, Code, CopyButton, Group, SimpleGrid, Skeleton, Stack, Text, Tooltip } from '@mantine/core';
 import { IconCheck, IconCopy } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { ErrorAlert } from '../../../components/error-alert.tsx';
+import { Section } from '../../../components/section.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
 import { useSession } from '../../../lib/session.ts';
 import { displayName, useMe, workspaceName } from '../../../lib/use-me.ts';
 import { ClassificationSection } from '../components/classification-section.tsx';
 import { DangerZone } from '../components/danger-zone.tsx';
 import { SpendingLimitSection } from '../components/spending-limit-section.tsx';
-
-function Section({ title, description, children, id }: { title: string; description?: string; children: ReactNode; id: string }) {
-  return (
-    <Paper withBorder radius="md" p="lg" component="section" aria-labelledby={id}>
-      <Stack gap="sm">
-        <div>
-          <Title order={2} size="h4" id={id}>
-            {title}
-          </Title>
-          {description && (
-            <Text size="sm" c="dimmed">
-              {description}
-            </Text>
-          )}
-        </div>
-        {children}
-      </Stack>
-    </Paper>
-  );
-}
 
 function Field({ label, value }: { label: string; value: ReactNode }) {
   return (

@@ -1,11 +1,12 @@
-import { Button, Code, Modal, Skeleton, Stack, Table, Text, TextInput, Tooltip, VisuallyHidden } from '@mantine/core';
+import { Code, Modal, Skeleton, Stack, Table, Text, TextInput } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { IconPlugConnected, IconPlus } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { CustomEndpointInput } from '../../../../shared/custom-endpoints.ts';
 import { DeleteRowButton } from '../../../components/delete-row-button.tsx';
 import { EmptyState } from '../../../components/empty-state.tsx';
-import { ErrorAlert } from '../../../components/error-alert.tsx';
+import { GatedButton } from '../../../components/gated-button.tsx';
+import { ListTable, QueryList, RowActions } from '../../../components/list-kit.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
 import { applyServerErrors, useZodForm } from '../../../lib/form.ts';
 import { textField } from '../../../lib/form-fields.tsx';
@@ -59,68 +60,53 @@ export function CustomEndpointsPage() {
   const cannotWrite = missingPermission(me.data, 'project:write');
 
   const addButton = (
-    <Tooltip label={cannotWrite} disabled={!cannotWrite} withArrow>
-      <Button leftSection={<IconPlus size={16} aria-hidden />} onClick={open} disabled={!!cannotWrite}>
-        Add endpoint
-      </Button>
-    </Tooltip>
+    <GatedButton reason={cannotWrite} icon={<IconPlus size={16} aria-hidden />} onClick={open}>
+      Add endpoint
+    </GatedButton>
   );
 
-  let content;
-  if (endpoints.isPending) content = <Skeleton height={160} />;
-  else if (endpoints.isError) content = <ErrorAlert error={endpoints.error} onRetry={() => void endpoints.refetch()} />;
-  else if (endpoints.data.length === 0)
-    content = (
-      <EmptyState
-        icon={<IconPlugConnected size={24} />}
-        title="No custom endpoints yet"
-        description="Register an OpenAI-compatible model endpoint to use your own models in this workspace."
-        action={addButton}
-      />
-    );
-  else
-    content = (
-      <Table.ScrollContainer minWidth={640}>
-        <Table striped highlightOnHover verticalSpacing="sm">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>Name</Table.Th>
-              <Table.Th>URL</Table.Th>
-              <Table.Th>Model argument</Table.Th>
-              <Table.Th>Key name</Table.Th>
-              <Table.Th>
-                <VisuallyHidden>Actions</VisuallyHidden>
-              </Table.Th>
+  const content = (
+    <QueryList
+      query={endpoints}
+      loading={<Skeleton height={160} />}
+      empty={
+        <EmptyState
+          icon={<IconPlugConnected size={24} />}
+          title="No custom endpoints yet"
+          description="Register an OpenAI-compatible model endpoint to use your own models in this workspace."
+          action={addButton}
+        />
+      }
+    >
+      {(list) => (
+        <ListTable columns={['Name', 'URL', 'Model argument', 'Key name']} actions minWidth={640}>
+          {list.map((endpoint) => (
+            <Table.Tr key={endpoint.name}>
+              <Table.Td fw={500}>{endpoint.name}</Table.Td>
+              <Table.Td>
+                <Code>{endpoint.url}</Code>
+              </Table.Td>
+              <Table.Td>{endpoint.model_arg}</Table.Td>
+              <Table.Td>{endpoint.key_name ?? <Text c="dimmed">—</Text>}</Table.Td>
+              <RowActions>
+                <DeleteRowButton
+                  label={`Delete ${endpoint.name}`}
+                  reason={cannotWrite}
+                  tooltip
+                  confirm={{
+                    title: `Delete ${endpoint.name}?`,
+                    message: 'Anything that uses this endpoint by name will stop working.',
+                    confirmLabel: 'Delete endpoint',
+                    onConfirm: () => remove.mutate(endpoint.name),
+                  }}
+                />
+              </RowActions>
             </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {endpoints.data.map((endpoint) => (
-              <Table.Tr key={endpoint.name}>
-                <Table.Td fw={500}>{endpoint.name}</Table.Td>
-                <Table.Td>
-                  <Code>{endpoint.url}</Code>
-                </Table.Td>
-                <Table.Td>{endpoint.model_arg}</Table.Td>
-                <Table.Td>{endpoint.key_name ?? <Text c="dimmed">—</Text>}</Table.Td>
-                <Table.Td>
-                  <DeleteRowButton
-                    label={`Delete ${endpoint.name}`}
-                    reason={cannotWrite}
-                    tooltip
-                    confirm={{
-                      title: `Delete ${endpoint.name}?`,
-                      message: 'Anything that uses this endpoint by name will stop working.',
-                      confirmLabel: 'Delete endpoint',
-                      onConfirm: () => remove.mutate(endpoint.name),
-                    }}
-                  />
-                </Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      </Table.ScrollContainer>
-    );
+          ))}
+        </ListTable>
+      )}
+    </QueryList>
+  );
 
   return (
     <>

@@ -1,15 +1,14 @@
-import '@mantine/dropzone/styles.css';
 import { Alert, Avatar, Button, Group, Stack, Text } from '@mantine/core';
-import { Dropzone } from '@mantine/dropzone';
 import { IconPhotoUp } from '@tabler/icons-react';
 import { useEffect, useRef, useState } from 'react';
 import type { UploadedFile } from '../../../../shared/assistants.ts';
 import { assistantMutations } from '../../../data/assistants.ts';
 import { errorMessage } from '../../../lib/api-client.ts';
 import { useApiMutation } from '../../../lib/mutation.ts';
-import { checkFile, formatBytes, PHOTO_RULE } from '../file-rules.ts';
+import { checkFile, formatBytes, PHOTO_RULE, refusal } from '../file-rules.ts';
 import { SquareCropper } from './square-cropper.tsx';
 import { UploadProgress } from './upload-progress.tsx';
+import { FileDropZone } from '../../../components/file-drop-zone.tsx';
 
 type Step = { kind: 'pick' } | { kind: 'crop'; src: string; type: string; name: string } | { kind: 'uploading'; fraction: number };
 
@@ -50,7 +49,7 @@ export function PhotoUploader({
     if (!file) return;
     const check = await checkFile(file, PHOTO_RULE);
     if (!check.ok) {
-      setError(`${file.name}: ${check.reason} Use a ${PHOTO_RULE.kinds} image of at most ${formatBytes(PHOTO_RULE.maxBytes)}.`);
+      setError(refusal(file, PHOTO_RULE, check.reason));
       return;
     }
     setStep({ kind: 'crop', src: URL.createObjectURL(file), type: check.type, name: file.name });
@@ -88,26 +87,16 @@ export function PhotoUploader({
         </Text>
       </Group>
       {step.kind === 'pick' && (
-        <Dropzone
-          onDrop={(files) => void onFile(files[0])}
-          onReject={(rejections) => void onFile(rejections[0]?.file)}
+        <FileDropZone
+          icon={<IconPhotoUp size={28} aria-hidden />}
+          title="Drop a photo here, or click to choose one"
+          hint={`${PHOTO_RULE.kinds} up to ${formatBytes(PHOTO_RULE.maxBytes)}`}
           // The bytes decide (like the server): the picker only suggests image files.
           accept={PHOTO_RULE.accept}
-          maxFiles={1}
-          multiple={false}
-          aria-label="Drop a photo here or press to choose one"
-          inputProps={{ 'aria-label': 'Photo file' }}
-        >
-          <Group justify="center" gap="sm" mih={70} style={{ pointerEvents: 'none' }}>
-            <IconPhotoUp size={28} aria-hidden />
-            <div>
-              <Text fw={500}>Drop a photo here, or click to choose one</Text>
-              <Text size="sm" c="dimmed">
-                {PHOTO_RULE.kinds} up to {formatBytes(PHOTO_RULE.maxBytes)}
-              </Text>
-            </div>
-          </Group>
-        </Dropzone>
+          label="Drop a photo here or press to choose one"
+          inputLabel="Photo file"
+          onFile={(file) => void onFile(file)}
+        />
       )}
       {step.kind === 'crop' && (
         <SquareCropper src={step.src} sourceType={step.type} fileName={step.name} onCropped={(file) => void upload(file)} onCancel={() => setStep({ kind: 'pick' })} />

@@ -2,6 +2,7 @@ import { ActionIcon, Button, Group, Paper, SegmentedControl, Stack, Text, Textar
 import { IconArrowDown, IconArrowUp, IconPlus, IconTrash } from '@tabler/icons-react';
 import { Controller, useFieldArray, type Control, type FieldErrors } from 'react-hook-form';
 import { PRE_HIRE_CHAT_MAX_ITEMS } from '../../../../shared/assistants.ts';
+import { ErrorText } from '../../../components/error-text.tsx';
 
 export interface ChatValues {
   pre_hire_chat: { role: 'user' | 'assistant'; msg: string }[];
@@ -86,11 +87,7 @@ export function PreHireChatEditor<T extends ChatValues, P>({ control, errors }: 
           </Paper>
         );
       })}
-      {errs.pre_hire_chat?.message && (
-        <Text size="sm" c="red" role="alert">
-          {errs.pre_hire_chat.message}
-        </Text>
-      )}
+      <ErrorText>{errs.pre_hire_chat?.message}</ErrorText>
       <Group>
         <Button
           variant="light"

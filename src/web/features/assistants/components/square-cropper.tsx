@@ -1,5 +1,6 @@
 import { Box, Button, Group, Slider, Stack, Text } from '@mantine/core';
 import { useCallback, useRef, useState, type KeyboardEvent, type PointerEvent } from 'react';
+import { ErrorText } from '../../../components/error-text.tsx';
 
 const VIEW = 240;
 const MAX_OUTPUT = 1024;
@@ -188,11 +189,7 @@ export function SquareCropper({
         </Text>
         <Slider min={1} max={4} step={0.05} value={zoom} onChange={changeZoom} thumbLabel="Zoom" label={null} disabled={!natural} />
       </Box>
-      {error && (
-        <Text c="red" size="sm" role="alert">
-          {error}
-        </Text>
-      )}
+      <ErrorText>{error}</ErrorText>
       <Group gap="sm">
         <Button onClick={crop} disabled={!natural} loading={busy}>
           Crop and upload

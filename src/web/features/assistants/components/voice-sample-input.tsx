@@ -1,9 +1,8 @@
-import '@mantine/dropzone/styles.css';
 import { Alert, Button, Group, SegmentedControl, Stack, Text } from '@mantine/core';
-import { Dropzone } from '@mantine/dropzone';
 import { IconMicrophone, IconPlayerStopFilled, IconUpload } from '@tabler/icons-react';
 import { useEffect, useRef, useState } from 'react';
-import { checkFile, formatBytes, VOICE_SAMPLE_RULE } from '../file-rules.ts';
+import { FileDropZone } from '../../../components/file-drop-zone.tsx';
+import { checkFile, formatBytes, refusal, VOICE_SAMPLE_RULE } from '../file-rules.ts';
 
 type Mode = 'file' | 'record';
 
@@ -81,7 +80,7 @@ export function VoiceSampleInput({ value, onChange, error: fieldError }: { value
     if (!file) return;
     const check = await checkFile(file, VOICE_SAMPLE_RULE);
     if (!check.ok) {
-      setProblem(`${file.name}: ${check.reason} Use a ${VOICE_SAMPLE_RULE.kinds} file of at most ${formatBytes(VOICE_SAMPLE_RULE.maxBytes)}.`);
+      setProblem(refusal(file, VOICE_SAMPLE_RULE, check.reason));
       return;
     }
     onChange(file);
@@ -137,25 +136,15 @@ export function VoiceSampleInput({ value, onChange, error: fieldError }: { value
         disabled={recording}
       />
       {mode === 'file' && (
-        <Dropzone
-          onDrop={(files) => void accept(files[0])}
-          onReject={(rejections) => void accept(rejections[0]?.file)}
+        <FileDropZone
+          icon={<IconUpload size={28} aria-hidden />}
+          title="Drop an audio sample here, or click to choose one"
+          hint={`${VOICE_SAMPLE_RULE.kinds}, up to ${formatBytes(VOICE_SAMPLE_RULE.maxBytes)}. A clear 30–60 second recording works best.`}
           accept={VOICE_SAMPLE_RULE.accept}
-          maxFiles={1}
-          multiple={false}
-          aria-label="Drop an audio sample here or press to choose one"
-          inputProps={{ 'aria-label': 'Voice sample file' }}
-        >
-          <Group justify="center" gap="sm" mih={60} style={{ pointerEvents: 'none' }}>
-            <IconUpload size={24} aria-hidden />
-            <div>
-              <Text fw={500}>Drop an audio sample here, or click to choose one</Text>
-              <Text size="sm" c="dimmed">
-                {VOICE_SAMPLE_RULE.kinds}, up to {formatBytes(VOICE_SAMPLE_RULE.maxBytes)}. A clear 30–60 second recording works best.
-              </Text>
-            </div>
-          </Group>
-        </Dropzone>
+          label="Drop an audio sample here or press to choose one"
+          inputLabel="Voice sample file"
+          onFile={(file) => void accept(file)}
+        />
       )}
       {mode === 'record' &&
         (canRecord ? (

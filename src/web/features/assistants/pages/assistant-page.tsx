@@ -3,7 +3,6 @@ import { notifications } from '@mantine/notifications';
 import { IconTrash } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { Controller } from 'react-hook-form';
 import { Link, useLocation, useNavigate, useParams } from 'react-router';
 import { ABOUT_MAX, AGE_MAX, AGE_MIN, DEPLOY_ENVS, DESKTOP_SYSTEMS, UpdateAssistantConfigInput, type Assistant } from '../../../../shared/assistants.ts';
 import { countryName } from '../../../../shared/countries.ts';
@@ -20,10 +19,10 @@ import { NumberField, SelectField, SwitchField, textField } from '../../../lib/f
 import { useApiMutation } from '../../../lib/mutation.ts';
 import { missingPermission, useMe } from '../../../lib/use-me.ts';
 import { changedFields } from '../config-changes.ts';
-import { FormSection } from '../components/form-section.tsx';
+import { Section } from '../../../components/section.tsx';
 import { PhotoUploader } from '../components/photo-uploader.tsx';
 import { AssistantVoiceField, WorkLimitFields } from '../components/assistant-form-fields.tsx';
-import { DESKTOP_LABELS, formatNumber, initials, providerOf } from '../format.ts';
+import { DESKTOP_LABELS, DESKTOP_OPTIONS, formatNumber, initials, providerOf } from '../format.ts';
 
 /** What the configuration form edits (the photo has its own uploader; contact fields are read-only). */
 const ConfigSchema = UpdateAssistantConfigInput.pick({
@@ -107,7 +106,6 @@ function ConfigForm({ assistant, canWrite }: { assistant: Assistant; canWrite: b
   const form = useZodForm(ConfigSchema, { defaultValues: toValues(assistant) });
   const { control } = form;
   const { errors, isSubmitting, dirtyFields, isDirty } = form.formState;
-  const msg = (field: keyof ConfigValues) => errors[field]?.message;
   const text = (field: keyof ConfigValues) => textField(form, field);
 
   const submit = form.handleSubmit(async (values) => {
@@ -134,7 +132,7 @@ function ConfigForm({ assistant, canWrite }: { assistant: Assistant; canWrite: b
     <form onSubmit={submit} noValidate aria-label={`Configuration of ${assistantDisplayName(assistant)}`}>
       <fieldset disabled={!canWrite} style={{ border: 0, padding: 0, margin: 0, minWidth: 0 }}>
         <Stack gap="lg">
-          <FormSection id="profile" title="Profile">
+          <Section id="profile" title="Profile">
             <SimpleGrid cols={{ base: 1, sm: 2, md: 4 }}>
               <TextInput label="First name" {...text('first_name')} />
               <TextInput label="Surname" {...text('surname')} />
@@ -142,34 +140,20 @@ function ConfigForm({ assistant, canWrite }: { assistant: Assistant; canWrite: b
               <TextInput label="Nationality" {...text('nationality')} />
             </SimpleGrid>
             <Textarea label="About" description={`At most ${ABOUT_MAX} characters.`} autosize minRows={2} maxRows={8} {...text('about')} />
-          </FormSection>
+          </Section>
 
-          <FormSection id="work" title="Work">
+          <Section id="work" title="Work">
             <SimpleGrid cols={{ base: 1, sm: 3 }}>
               <WorkLimitFields control={control} />
-              <Controller
-                control={control}
-                name="timezone"
-                render={({ field }) => (
-                  <TimezoneSelect
-                    label="Time zone"
-                    description="IANA name; its working hours follow it."
-                    value={field.value}
-                    onChange={field.onChange}
-                    onBlur={field.onBlur}
-                    clearable
-                    error={msg('timezone')}
-                  />
-                )}
-              />
+              <SelectField as={TimezoneSelect} control={control} name="timezone" label="Time zone" description="IANA name; its working hours follow it." clearable />
             </SimpleGrid>
-          </FormSection>
+          </Section>
 
-          <FormSection id="voice" title="Voice">
+          <Section id="voice" title="Voice">
             <AssistantVoiceField form={form} canClone={canWrite} />
-          </FormSection>
+          </Section>
 
-          <FormSection id="spending" title="Spending">
+          <Section id="spending" title="Spending">
             <NumberField
               control={control}
               name="monthly_spending_cap"
@@ -182,9 +166,9 @@ function ConfigForm({ assistant, canWrite }: { assistant: Assistant; canWrite: b
               prefix="$"
               maw={360}
             />
-          </FormSection>
+          </Section>
 
-          <FormSection id="runtime" title="Desktop and runtime">
+          <Section id="runtime" title="Desktop and runtime">
             <SimpleGrid cols={{ base: 1, sm: 2 }}>
               <SelectField
                 control={control}
@@ -194,7 +178,7 @@ function ConfigForm({ assistant, canWrite }: { assistant: Assistant; canWrite: b
                 placeholder="Not set"
                 clearable
                 clearButtonProps={{ 'aria-label': 'Clear desktop mode' }}
-                data={DESKTOP_SYSTEMS.map((d) => ({ value: d, label: DESKTOP_LABELS[d] ?? d }))}
+                data={DESKTOP_OPTIONS}
               />
               <NumberField
                 control={control}
@@ -234,7 +218,7 @@ function ConfigForm({ assistant, canWrite }: { assistant: Assistant; canWrite: b
                 description="Allocates an e-mail address and phone number if it has none."
               />
             </Stack>
-          </FormSection>
+          </Section>
 
           <Paper withBorder radius="md" p="md" pos="sticky" bottom={0} style={{ zIndex: 2 }} component="div">
             <Stack gap="xs">
@@ -341,15 +325,15 @@ export function AssistantPage() {
       />
       <Stack gap="lg">
         {remove.isError && <ErrorAlert error={remove.error} title="Not deleted" />}
-        <FormSection id="photo" title="Photo" description="A new photo replaces the current one as soon as it is uploaded.">
+        <Section id="photo" title="Photo" description="A new photo replaces the current one as soon as it is uploaded.">
           {canWrite ? (
             <PhotoUploader assistantId={Number(a.agent_id)} currentUrl={a.profile_photo} name={name} />
           ) : (
             <Text size="sm">Your role cannot change the photo.</Text>
           )}
-        </FormSection>
+        </Section>
 
-        <FormSection id="contact" title="Contact and location" description="Set when hiring; shown here for reference.">
+        <Section id="contact" title="Contact and location" description="Set when hiring; shown here for reference.">
           <ReadOnly
             rows={[
               ['Assistant e-mail', a.email],
@@ -363,7 +347,7 @@ export function AssistantPage() {
               ['Pre-hire chat', a.pre_hire_chat?.length ? `${formatNumber(a.pre_hire_chat.length)} messages` : null],
             ]}
           />
-        </FormSection>
+        </Section>
 
         {!canWrite && <Alert color="gray">Your role can view this assistant but not change it.</Alert>}
         <ConfigForm key={a.agent_id} assistant={a} canWrite={canWrite} />

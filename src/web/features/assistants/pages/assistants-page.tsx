@@ -1,13 +1,13 @@
-import { Anchor, Avatar, Button, Group, Skeleton, Stack, Table, Text, TextInput } from '@mantine/core';
-import { IconMicrophone, IconRobot, IconSearch, IconUserPlus } from '@tabler/icons-react';
+import { Anchor, Avatar, Button, Group, Skeleton, Stack, Table, Text } from '@mantine/core';
+import { IconMicrophone, IconRobot, IconUserPlus } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useDeferredValue } from 'react';
 import { Link } from 'react-router';
 import { assistantDisplayName } from '../../../../shared/assistant-name.ts';
 import { EmptyState } from '../../../components/empty-state.tsx';
-import { ErrorAlert } from '../../../components/error-alert.tsx';
+import { GatedButton } from '../../../components/gated-button.tsx';
+import { ListTable, QueryList, SearchInput, TableHead } from '../../../components/list-kit.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
-import { PermissionGate } from '../../../components/permission-gate.tsx';
 import { missingPermission, useMe } from '../../../lib/use-me.ts';
 import { useUrlFilter } from '../../../lib/use-url-filter.ts';
 import { useDeferredQuery } from '../../../lib/use-deferred-query.ts';
@@ -20,13 +20,7 @@ const COLUMNS = ['Assistant', 'About', 'Time zone', 'Voice', 'Weekly limit', 'Pa
 function TableSkeleton() {
   return (
     <Table verticalSpacing="sm" aria-busy="true" aria-label="Loading assistants">
-      <Table.Thead>
-        <Table.Tr>
-          {COLUMNS.map((c) => (
-            <Table.Th key={c}>{c}</Table.Th>
-          ))}
-        </Table.Tr>
-      </Table.Thead>
+      <TableHead columns={COLUMNS} />
       <Table.Tbody>
         {[0, 1, 2].map((row) => (
           <Table.Tr key={row}>
@@ -57,61 +51,38 @@ export function AssistantsPage() {
   const search = useDeferredValue(searchInput);
   const cannotHire = missingPermission(me.data, 'assistant:write');
 
-  // Without the permission it is a disabled button (not a link), with the reason on hover and focus.
-  const hireButton = cannotHire ? (
-    <PermissionGate reason={cannotHire}>
-      <Button leftSection={<IconUserPlus size={16} aria-hidden />} disabled>
-        Hire an assistant
-      </Button>
-    </PermissionGate>
-  ) : (
-    <Button component={Link} to="/assistants/new" leftSection={<IconUserPlus size={16} aria-hidden />}>
+  const hireButton = (
+    <GatedButton reason={cannotHire} to="/assistants/new" icon={<IconUserPlus size={16} aria-hidden />}>
       Hire an assistant
-    </Button>
+    </GatedButton>
   );
 
-  let content;
-  if (assistants.isPending) content = <TableSkeleton />;
-  else if (assistants.isError) content = <ErrorAlert error={assistants.error} onRetry={() => void assistants.refetch()} />;
-  else if (assistants.data.length === 0)
-    content = (
-      <EmptyState
-        icon={<IconRobot size={24} />}
-        title="No assistants yet"
-        description="Hire your first assistant: give it a name, working hours, a time zone, a photo and a voice. You can change everything later."
-        action={hireButton}
-      />
-    );
-  else {
-    const rows = assistants.data.map((a) => ({ a, voice: voiceName(a, voices.data) })).filter(({ a, voice }) => matchesSearch(a, search, voice));
-    content = (
-      <Stack gap="md">
-        <TextInput
-          label="Search assistants"
-          placeholder="Name, about, e-mail, time zone, voice…"
-          leftSection={<IconSearch size={16} aria-hidden />}
-          value={searchInput}
-          onChange={(e) => setSearchInput(e.currentTarget.value)}
-          maw={360}
+  const content = (
+    <QueryList
+      query={assistants}
+      loading={<TableSkeleton />}
+      empty={
+        <EmptyState
+          icon={<IconRobot size={24} />}
+          title="No assistants yet"
+          description="Hire your first assistant: give it a name, working hours, a time zone, a photo and a voice. You can change everything later."
+          action={hireButton}
         />
-        {rows.length === 0 ? (
-          <Text c="dimmed">No assistant matches “{search}”.</Text>
-        ) : (
-          <Table.ScrollContainer minWidth={860}>
-            <Table striped highlightOnHover verticalSpacing="sm">
-              <Table.Caption>
-                {rows.length === assistants.data.length
-                  ? `${rows.length} assistant${rows.length === 1 ? '' : 's'}`
-                  : `${rows.length} of ${assistants.data.length} assistants`}
-              </Table.Caption>
-              <Table.Thead>
-                <Table.Tr>
-                  {COLUMNS.map((c) => (
-                    <Table.Th key={c}>{c}</Table.Th>
-                  ))}
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
+      }
+    >
+      {(list) => {
+        const rows = list.map((a) => ({ a, voice: voiceName(a, voices.data) })).filter(({ a, voice }) => matchesSearch(a, search, voice));
+        return (
+          <Stack gap="md">
+            <SearchInput label="Search assistants" placeholder="Name, about, e-mail, time zone, voice…" value={searchInput} onChange={setSearchInput} />
+            {rows.length === 0 ? (
+              <Text c="dimmed">No assistant matches “{search}”.</Text>
+            ) : (
+              <ListTable
+                columns={COLUMNS}
+                minWidth={860}
+                caption={rows.length === list.length ? `${rows.length} assistant${rows.length === 1 ? '' : 's'}` : `${rows.length} of ${list.length} assistants`}
+              >
                 {rows.map(({ a, voice }) => {
                   const name = assistantDisplayName(a);
                   return (
@@ -149,13 +120,13 @@ export function AssistantsPage() {
                     </Table.Tr>
                   );
                 })}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
-        )}
-      </Stack>
-    );
-  }
+              </ListTable>
+            )}
+          </Stack>
+        );
+      }}
+    </QueryList>
+  );
 
   return (
     <>

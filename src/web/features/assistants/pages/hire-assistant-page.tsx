@@ -2,9 +2,8 @@ import { Accordion, Alert, Button, Code, Group, Paper, SimpleGrid, Skeleton, Sta
 import { IconAlertTriangle, IconCoins } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { notifications } from '@mantine/notifications';
-import { Controller } from 'react-hook-form';
 import { Link, useNavigate } from 'react-router';
-import { ABOUT_MAX, AGE_MAX, AGE_MIN, CreateAssistantInput, DEFAULT_COUNTRY, DESKTOP_SYSTEMS, FICTIONAL_PHONE_COUNTRIES } from '../../../../shared/assistants.ts';
+import { ABOUT_MAX, AGE_MAX, AGE_MIN, CreateAssistantInput, DEFAULT_COUNTRY, FICTIONAL_PHONE_COUNTRIES } from '../../../../shared/assistants.ts';
 import { countryName } from '../../../../shared/countries.ts';
 import { assistantDisplayName } from '../../../../shared/assistant-name.ts';
 import { CountrySelect } from '../../../components/country-select.tsx';
@@ -17,11 +16,12 @@ import { applyServerErrors, useZodForm, type FormValues } from '../../../lib/for
 import { NumberField, SelectField, SwitchField, textField } from '../../../lib/form-fields.tsx';
 import { useApiMutation } from '../../../lib/mutation.ts';
 import { missingPermission, useMe } from '../../../lib/use-me.ts';
-import { FormSection } from '../components/form-section.tsx';
+import { Section } from '../../../components/section.tsx';
 import { PhotoUploader } from '../components/photo-uploader.tsx';
 import { PreHireChatEditor } from '../components/pre-hire-chat-editor.tsx';
 import { AssistantVoiceField, WorkLimitFields } from '../components/assistant-form-fields.tsx';
-import { DESKTOP_LABELS, formatNumber } from '../format.ts';
+import { DESKTOP_OPTIONS, formatNumber } from '../format.ts';
+import { ErrorText } from '../../../components/error-text.tsx';
 
 type Fields = FormValues<typeof CreateAssistantInput>;
 /** The inputs hold null for "not given" (the schema drops it), except the chat list and the switch. */
@@ -152,76 +152,44 @@ export function HireAssistantPage() {
       />
       <form onSubmit={submit} noValidate aria-label="Hire an assistant">
         <Stack gap="lg">
-          <FormSection id="profile" title="Profile" description="Who the assistant is.">
+          <Section id="profile" title="Profile" description="Who the assistant is.">
             <SimpleGrid cols={{ base: 1, sm: 3 }}>
               <TextInput label="First name" autoComplete="off" {...text('first_name')} />
               <TextInput label="Surname" autoComplete="off" {...text('surname')} />
               <NumberField control={control} name="age" label="Age" min={AGE_MIN} max={AGE_MAX} allowDecimal={false} />
             </SimpleGrid>
             <Textarea label="About" description={`A short description, at most ${ABOUT_MAX} characters.`} autosize minRows={2} maxRows={6} {...text('about')} />
-          </FormSection>
+          </Section>
 
-          <FormSection id="work" title="Work" description="How much it works.">
+          <Section id="work" title="Work" description="How much it works.">
             <SimpleGrid cols={{ base: 1, sm: 2 }}>
               <WorkLimitFields control={control} />
             </SimpleGrid>
-          </FormSection>
+          </Section>
 
-          <FormSection id="location" title="Location and contact" description="Where it works and how it reaches you.">
+          <Section id="location" title="Location and contact" description="Where it works and how it reaches you.">
             <SimpleGrid cols={{ base: 1, sm: 2 }}>
-              <Controller
-                control={control}
-                name="country"
-                render={({ field }) => (
-                  <CountrySelect
-                    label="Country"
-                    description={PHONE_PROMISE}
-                    value={field.value}
-                    onChange={field.onChange}
-                    onBlur={field.onBlur}
-                    clearable
-                    error={msg('country')}
-                  />
-                )}
-              />
-              <Controller
-                control={control}
-                name="timezone"
-                render={({ field }) => (
-                  <TimezoneSelect
-                    label="Time zone"
-                    description="Its working hours follow this zone."
-                    value={field.value}
-                    onChange={field.onChange}
-                    onBlur={field.onBlur}
-                    clearable
-                    error={msg('timezone')}
-                  />
-                )}
-              />
+              <SelectField as={CountrySelect} control={control} name="country" label="Country" description={PHONE_PROMISE} clearable />
+              <SelectField as={TimezoneSelect} control={control} name="timezone" label="Time zone" description="Its working hours follow this zone." clearable />
               <TextInput label="Assistant e-mail" type="email" autoComplete="off" description="Leave empty to have one allocated." {...text('email')} />
               <TextInput label="Your phone" type="tel" autoComplete="tel" description="Where the assistant calls or texts you." {...text('user_phone')} />
               <TextInput label="Your WhatsApp number" type="tel" description="Optional, e.g. +1 555 0100." {...text('user_whatsapp_number')} />
             </SimpleGrid>
-          </FormSection>
+          </Section>
 
-          <FormSection id="photo" title="Photo" description="Shown as its avatar.">
+          <Section id="photo" title="Photo" description="Shown as its avatar.">
             <PhotoUploader
               name={name}
               currentUrl={form.watch('profile_photo')}
               onUploaded={(photo) => form.setValue('profile_photo', photo.url, { shouldDirty: true })}
               onRemove={() => form.setValue('profile_photo', null, { shouldDirty: true })}
             />
-            {msg('profile_photo') && (
-              <Text c="red" size="sm" role="alert">
-                {msg('profile_photo')}
-              </Text>
-            )}
-          </FormSection>
+            <ErrorText>{msg('profile_photo')}</ErrorText>
+          </Section>
 
-          <FormSection id="voice" title="Voice" description="How it sounds on calls.">
+          <Section id="voice" title="Voice" description="How it sounds on calls.">
             <AssistantVoiceField form={form} canClone={!cannotHire} />
-          </FormSection>
+          </Section>
 
           <Paper withBorder radius="md">
             <Accordion variant="default" chevronPosition="left">
@@ -238,7 +206,7 @@ export function HireAssistantPage() {
                         placeholder="Not set"
                         clearable
                         clearButtonProps={{ 'aria-label': 'Clear desktop system' }}
-                        data={DESKTOP_SYSTEMS.map((d) => ({ value: d, label: DESKTOP_LABELS[d] ?? d }))}
+                        data={DESKTOP_OPTIONS}
                       />
                       <TextInput label="Desktop URL" type="url" placeholder="https://…" description="The assistant's desktop page." {...text('desktop_url')} />
                       <TextInput label="Profile video URL" type="url" placeholder="https://…" {...text('profile_video')} />

@@ -1,7 +1,7 @@
-import { Alert, Anchor, Badge, Button, List, Skeleton, Stack, Table, Text, TextInput, VisuallyHidden } from '@mantine/core';
+import { Alert, Anchor, Badge, Button, List, Skeleton, Stack, Table, Text, VisuallyHidden } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
-import { IconMicrophone, IconPlus, IconSearch } from '@tabler/icons-react';
+import { IconMicrophone, IconPlus } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useDeferredValue, useState } from 'react';
 import { Link } from 'react-router';
@@ -9,9 +9,9 @@ import type { Voice, VoiceInUseError } from '../../../../shared/assistants.ts';
 import type { ConfirmRequest } from '../../../components/confirm-delete.tsx';
 import { DeleteRowButton } from '../../../components/delete-row-button.tsx';
 import { EmptyState } from '../../../components/empty-state.tsx';
-import { ErrorAlert } from '../../../components/error-alert.tsx';
+import { GatedButton } from '../../../components/gated-button.tsx';
+import { ListTable, QueryList, RowActions, SearchInput } from '../../../components/list-kit.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
-import { PermissionGate } from '../../../components/permission-gate.tsx';
 import { errorMessage } from '../../../lib/api-client.ts';
 import { missingPermission, useMe } from '../../../lib/use-me.ts';
 import { useUrlFilter } from '../../../lib/use-url-filter.ts';
@@ -75,11 +75,9 @@ export function VoicesPage() {
   const cannotDelete = missingPermission(me.data, 'assistant:delete');
 
   const cloneButton = (
-    <PermissionGate reason={cannotWrite}>
-      <Button leftSection={<IconPlus size={16} aria-hidden />} onClick={open} disabled={!!cannotWrite}>
-        Clone a voice
-      </Button>
-    </PermissionGate>
+    <GatedButton reason={cannotWrite} icon={<IconPlus size={16} aria-hidden />} onClick={open}>
+      Clone a voice
+    </GatedButton>
   );
 
   const deleteRequest = (voice: Voice): ConfirmRequest => ({
@@ -94,56 +92,36 @@ export function VoicesPage() {
     },
   });
 
-  let content;
-  if (voices.isPending) content = <Skeleton height={200} />;
-  else if (voices.isError) content = <ErrorAlert error={voices.error} onRetry={() => void voices.refetch()} />;
-  else if (voices.data.length === 0)
-    content = (
-      <EmptyState
-        icon={<IconMicrophone size={24} />}
-        title="No voices yet"
-        description="Clone a voice from a short recording of the speaker; your assistants can then speak with it."
-        action={cloneButton}
-      />
-    );
-  else {
-    const words = search.toLowerCase().split(/\s+/).filter(Boolean);
-    const shown = voices.data.filter((v) => {
-      const hay = [v.name, languageName(v.language), v.gender, v.description, v.provider].filter(Boolean).join(' ').toLowerCase();
-      return words.every((w) => hay.includes(w));
-    });
-    content = (
-      <Stack gap="md">
-        <TextInput
-          label="Search voices"
-          placeholder="Name, language, provider…"
-          leftSection={<IconSearch size={16} aria-hidden />}
-          value={searchInput}
-          onChange={(e) => setSearchInput(e.currentTarget.value)}
-          maw={360}
+  const content = (
+    <QueryList
+      query={voices}
+      loading={<Skeleton height={200} />}
+      empty={
+        <EmptyState
+          icon={<IconMicrophone size={24} />}
+          title="No voices yet"
+          description="Clone a voice from a short recording of the speaker; your assistants can then speak with it."
+          action={cloneButton}
         />
-        {shown.length === 0 ? (
-          <Text c="dimmed">No voice matches “{search}”.</Text>
-        ) : (
-          <Table.ScrollContainer minWidth={720}>
-            <Table striped highlightOnHover verticalSpacing="sm">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>
-                    <VisuallyHidden>Sample</VisuallyHidden>
-                  </Table.Th>
-                  <Table.Th>Name</Table.Th>
-                  <Table.Th>Language</Table.Th>
-                  <Table.Th>Gender</Table.Th>
-                  <Table.Th>Provider</Table.Th>
-                  <Table.Th>Kind</Table.Th>
-                  <Table.Th>Added</Table.Th>
-                  <Table.Th>
-                    <VisuallyHidden>Actions</VisuallyHidden>
-                  </Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
+      }
+    >
+      {(list) => {
+        const words = search.toLowerCase().split(/\s+/).filter(Boolean);
+        const shown = list.filter((v) => {
+          const hay = [v.name, languageName(v.language), v.gender, v.description, v.provider].filter(Boolean).join(' ').toLowerCase();
+          return words.every((w) => hay.includes(w));
+        });
+        return (
+          <Stack gap="md">
+            <SearchInput label="Search voices" placeholder="Name, language, provider…" value={searchInput} onChange={setSearchInput} />
+            {shown.length === 0 ? (
+              <Text c="dimmed">No voice matches “{search}”.</Text>
+            ) : (
+              <ListTable
+                columns={[<VisuallyHidden key="sample">Sample</VisuallyHidden>, 'Name', 'Language', 'Gender', 'Provider', 'Kind', 'Added']}
+                actions
+                minWidth={720}
+              >
                 {shown.map((voice) => (
                   <Table.Tr key={`${voice.provider}:${voice.voice_id}`}>
                     <Table.Td w={48}>
@@ -166,18 +144,18 @@ export function VoicesPage() {
                       </Badge>
                     </Table.Td>
                     <Table.Td>{voice.is_preset ? <Text c="dimmed">—</Text> : date.format(new Date(voice.created_at))}</Table.Td>
-                    <Table.Td>
+                    <RowActions>
                       {!voice.is_preset && <DeleteRowButton label={`Delete ${voice.name}`} reason={cannotDelete} tooltip confirm={deleteRequest(voice)} />}
-                    </Table.Td>
+                    </RowActions>
                   </Table.Tr>
                 ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
-        )}
-      </Stack>
-    );
-  }
+              </ListTable>
+            )}
+          </Stack>
+        );
+      }}
+    </QueryList>
+  );
 
   return (
     <>

@@ -1,13 +1,10 @@
-import { Alert, Button, Code, CopyButton, Group, Modal, ScrollArea, Stack, Switch, TagsInput, Text, Textarea, TextInput } from '@mantine/core';
+import { Button, Code, CopyButton, Group, Modal, ScrollArea, Stack, Switch, TagsInput, Text, Textarea, TextInput } from '@mantine/core';
 import { IconCheck, IconCopy, IconDownload } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
 import type { ExportTemplateResponse, Tile } from '../../../../shared/tiles.ts';
-import { errorMessage } from '../../../lib/api-client.ts';
+import { ErrorAlert } from '../../../components/error-alert.tsx';
 import { useExportTemplate } from '../api.ts';
 import { templateFileName } from '../template-file.ts';
-
-/** Alert titles in the text colour: the light variants' tinted titles fail WCAG AA contrast. */
-const readableTitle = { title: { color: 'var(--mantine-color-text)' } };
 
 function download(fileName: string, json: string) {
   const url = URL.createObjectURL(new Blob([json], { type: 'application/json' }));
@@ -91,11 +88,7 @@ export function ExportModal({ tile, onClose }: { tile: Tile | null; onClose: () 
           checked={includeMetadata}
           onChange={(e) => changed(setIncludeMetadata)(e.currentTarget.checked)}
         />
-        {exporter.isError && (
-          <Alert styles={readableTitle} color="red" variant="light" role="alert" title="Export failed">
-            {errorMessage(exporter.error)}
-          </Alert>
-        )}
+        {exporter.isError && <ErrorAlert error={exporter.error} title="Export failed" />}
         {result ? (
           <Stack gap="xs">
             <Text size="sm" fw={500} id="export-preview-label">

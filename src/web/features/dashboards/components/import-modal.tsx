@@ -1,6 +1,4 @@
-import '@mantine/dropzone/styles.css';
 import { Alert, Badge, Button, Group, List, Modal, Select, Stack, Switch, Table, Text, Textarea, TextInput } from '@mantine/core';
-import { Dropzone } from '@mantine/dropzone';
 import { IconAlertTriangle, IconCircleCheck, IconFileUpload } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
@@ -10,9 +8,8 @@ import { ApiError, errorMessage } from '../../../lib/api-client.ts';
 import { projectQueries } from '../../../data/projects.ts';
 import { tileQueries } from '../../../data/tiles.ts';
 import { useImportTemplate, validationResultOf } from '../api.ts';
-
-/** Alert titles in the text colour: the light variants' tinted titles fail WCAG AA contrast. */
-const readableTitle = { title: { color: 'var(--mantine-color-text)' } };
+import { FileDropZone } from '../../../components/file-drop-zone.tsx';
+import { ErrorText } from '../../../components/error-text.tsx';
 
 const NEW_TAB = '__new__';
 const MAX_FILE_BYTES = 1024 * 1024;
@@ -109,8 +106,7 @@ export function ImportModal({
   const conflict = importer.error instanceof ApiError && importer.error.status === 409 ? importer.error : null;
   const invalid = importer.error instanceof ApiError && importer.error.status === 422 ? validationResultOf(importer.error.body) : null;
 
-  const onFile = async (files: File[]) => {
-    const file = files[0];
+  const onFile = async (file: File | undefined) => {
     if (!file) return;
     if (file.size > MAX_FILE_BYTES) {
       setFileNote(`${file.name} is larger than 1 MB; a tile template is a few kilobytes.`);
@@ -156,25 +152,17 @@ export function ImportModal({
   return (
     <Modal closeButtonProps={{ 'aria-label': 'Close dialog' }} opened={opened} onClose={onClose} title="Import a tile template" size="xl">
       <Stack>
-        <Dropzone
-          onDrop={(files) => void onFile(files)}
+        <FileDropZone
+          icon={<IconFileUpload size={28} aria-hidden />}
+          title="Drop a .tile.json file here, or click to choose one"
+          hint="Or paste the JSON below."
+          // By type, and by name where the system does not know .json files as JSON.
+          accept={{ 'application/json': ['.json'] }}
+          label="Drop a template file here or click to choose one"
+          inputLabel="Template file"
+          onFile={(file) => void onFile(file)}
           onReject={() => setFileNote('Drop one JSON file (.json or .tile.json).')}
-          accept={['application/json', '.json']}
-          maxFiles={1}
-          multiple={false}
-          aria-label="Drop a template file here or click to choose one"
-          inputProps={{ 'aria-label': 'Template file' }}
-        >
-          <Group justify="center" gap="sm" mih={70} style={{ pointerEvents: 'none' }}>
-            <IconFileUpload size={28} aria-hidden />
-            <div>
-              <Text fw={500}>Drop a .tile.json file here, or click to choose one</Text>
-              <Text size="sm" c="dimmed">
-                Or paste the JSON below.
-              </Text>
-            </div>
-          </Group>
-        </Dropzone>
+        />
         {fileNote && <Text size="sm">{fileNote}</Text>}
         <Textarea
           label="Template JSON"
@@ -191,7 +179,7 @@ export function ImportModal({
           error={check.problems.length > 0 ? 'This template cannot be imported as it is.' : undefined}
         />
         {check.problems.length > 0 && (
-          <Alert styles={readableTitle} color="red" variant="light" title="Checked in your browser" role="alert" icon={<IconAlertTriangle aria-hidden />}>
+          <Alert color="red" variant="light" title="Checked in your browser" role="alert" icon={<IconAlertTriangle aria-hidden />}>
             <List size="sm">
               {check.problems.map((p) => (
                 <List.Item key={p}>{p}</List.Item>
@@ -243,11 +231,7 @@ export function ImportModal({
             maxLength={100}
           />
         )}
-        {targetError && (
-          <Text size="sm" c="red.9" role="alert">
-            {targetError}
-          </Text>
-        )}
+        <ErrorText>{targetError}</ErrorText>
         <Group>
           <Switch label="Validate first" checked={validateFirst} onChange={(e) => setValidateFirst(e.currentTarget.checked)} />
           <Switch label="Auto sanitize" checked={autoSanitize} onChange={(e) => setAutoSanitize(e.currentTarget.checked)} />
@@ -262,7 +246,7 @@ export function ImportModal({
         />
 
         {conflict && (
-          <Alert styles={readableTitle} color="yellow" variant="light" title="Name clash" role="alert" icon={<IconAlertTriangle aria-hidden />}>
+          <Alert color="yellow" variant="light" title="Name clash" role="alert" icon={<IconAlertTriangle aria-hidden />}>
             <Stack gap="xs">
               <Text size="sm">{conflict.detail}</Text>
               <Group align="flex-end">
@@ -284,7 +268,7 @@ export function ImportModal({
           </Alert>
         )}
         {importer.isError && !conflict && (
-          <Alert styles={readableTitle} color="red" variant="light" title={invalid ? 'The template does not fit this project' : 'Import failed'} role="alert">
+          <Alert color="red" variant="light" title={invalid ? 'The template does not fit this project' : 'Import failed'} role="alert">
             <Stack gap="xs">
               <Text size="sm">
                 {invalid ? 'Nothing was created. Fix these errors, or turn on Auto sanitize to drop what can be dropped.' : errorMessage(importer.error)}
@@ -294,7 +278,7 @@ export function ImportModal({
           </Alert>
         )}
         {result && (
-          <Alert styles={readableTitle} color="teal" variant="light" title="Imported" role="status" icon={<IconCircleCheck aria-hidden />}>
+          <Alert color="teal" variant="light" title="Imported" role="status" icon={<IconCircleCheck aria-hidden />}>
             <Stack gap="xs">
               <Text size="sm">
                 The tile was created

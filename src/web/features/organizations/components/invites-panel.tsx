@@ -1,4 +1,4 @@
-import { ActionIcon, Badge, Button, Group, Modal, NumberInput, Skeleton, Stack, Table, Text, TextInput, Tooltip, VisuallyHidden } from '@mantine/core';
+import { ActionIcon, Badge, Button, Group, Modal, NumberInput, Stack, Table, Text, TextInput, Tooltip } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { IconMail, IconRefresh, IconSend, IconX } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
@@ -9,7 +9,8 @@ import { INVITE_DEFAULT_DAYS, INVITE_MAX_DAYS, INVITE_MIN_DAYS, InviteInput, typ
 import { ROLE_IDS } from '../../../../shared/roles.ts';
 import { DeleteRowButton } from '../../../components/delete-row-button.tsx';
 import { EmptyState } from '../../../components/empty-state.tsx';
-import { ErrorAlert } from '../../../components/error-alert.tsx';
+import { GatedButton } from '../../../components/gated-button.tsx';
+import { ListSkeleton, ListTable, QueryList, RowActions } from '../../../components/list-kit.tsx';
 import { SecretReveal } from '../../../components/secret-reveal.tsx';
 import { inviteQueries } from '../../../data/invites.ts';
 import { applyServerErrors, useZodForm } from '../../../lib/form.ts';
@@ -19,6 +20,7 @@ import { inviteLink, useCancelInvite, useSendInvite } from '../api.ts';
 import { RoleSelect } from './role-select.tsx';
 import { PermissionGate } from '../../../components/permission-gate.tsx';
 import { timeLeft } from '../format.ts';
+import { ErrorText } from '../../../components/error-text.tsx';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const DAYS = `Between ${INVITE_MIN_DAYS} and ${INVITE_MAX_DAYS} days.`;
@@ -85,11 +87,7 @@ function InviteModal({ orgId, opened, onClose, preset }: { orgId: number; opened
                 />
               )}
             />
-            {errors.root?.server && (
-              <Text c="red.9" size="sm" role="alert">
-                {errors.root.server.message}
-              </Text>
-            )}
+            <ErrorText>{errors.root?.server?.message}</ErrorText>
             <Button type="submit" leftSection={<IconSend size={16} aria-hidden />} loading={send.isPending}>
               {preset ? 'Resend invitation' : 'Send invitation'}
             </Button>
@@ -114,77 +112,55 @@ export function InvitesPanel({ orgId, me }: { orgId: number; me: Me }) {
   return (
     <Stack>
       <Group justify="flex-end">
-        <PermissionGate reason={writeReason}>
-          <Button leftSection={<IconMail size={16} aria-hidden />} onClick={() => openInvite(null)} disabled={!!writeReason}>
-            Invite by e-mail
-          </Button>
-        </PermissionGate>
+        <GatedButton reason={writeReason} icon={<IconMail size={16} aria-hidden />} onClick={() => openInvite(null)}>
+          Invite by e-mail
+        </GatedButton>
       </Group>
-      {invites.isPending ? (
-        <Stack gap="xs">
-          {[0, 1].map((i) => (
-            <Skeleton key={i} height={44} />
-          ))}
-        </Stack>
-      ) : invites.isError ? (
-        <ErrorAlert error={invites.error} onRetry={() => void invites.refetch()} title="Could not load the invitations" />
-      ) : invites.data.length === 0 ? (
-        <EmptyState icon={<IconMail />} title="No pending invitations" description="Invite people by e-mail; they join when they accept the link." />
-      ) : (
-        <Table.ScrollContainer minWidth={640}>
-          <Table verticalSpacing="sm" striped aria-label="Pending invitations">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>E-mail</Table.Th>
-                <Table.Th>Role</Table.Th>
-                <Table.Th>Invited by</Table.Th>
-                <Table.Th>Expires</Table.Th>
-                <Table.Th>
-                  <VisuallyHidden>Actions</VisuallyHidden>
-                </Table.Th>
+      <QueryList
+        query={invites}
+        loading={<ListSkeleton rows={2} height={44} />}
+        errorTitle="Could not load the invitations"
+        empty={<EmptyState icon={<IconMail />} title="No pending invitations" description="Invite people by e-mail; they join when they accept the link." />}
+      >
+        {(list) => (
+          <ListTable columns={['E-mail', 'Role', 'Invited by', 'Expires']} actions minWidth={640} label="Pending invitations">
+            {list.map((inv) => (
+              <Table.Tr key={inv.id}>
+                <Table.Td>{inv.invitee_email}</Table.Td>
+                <Table.Td>
+                  <Badge variant="light">{inv.role_name}</Badge>
+                </Table.Td>
+                <Table.Td>{inv.invited_by_name ?? inv.invited_by_user_id}</Table.Td>
+                <Table.Td>
+                  <Tooltip label={new Date(inv.expires_at).toLocaleString()}>
+                    <Text size="sm" span tabIndex={0}>
+                      {timeLeft(inv.expires_at)}
+                    </Text>
+                  </Tooltip>
+                </Table.Td>
+                <RowActions>
+                  <PermissionGate reason={writeReason}>
+                    <ActionIcon variant="subtle" disabled={!!writeReason} aria-label={`Resend invitation to ${inv.invitee_email}`} onClick={() => openInvite(inv)}>
+                      <IconRefresh size={16} aria-hidden />
+                    </ActionIcon>
+                  </PermissionGate>
+                  <DeleteRowButton
+                    label={`Cancel invitation to ${inv.invitee_email}`}
+                    reason={writeReason}
+                    icon={<IconX size={16} aria-hidden />}
+                    confirm={{
+                      title: 'Cancel invitation',
+                      message: `Cancel the invitation to ${inv.invitee_email}? Its link stops working.`,
+                      confirmLabel: 'Cancel invitation',
+                      onConfirm: () => cancel.mutate({ organizationId: orgId, inviteId: inv.id }),
+                    }}
+                  />
+                </RowActions>
               </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {invites.data.map((inv) => (
-                <Table.Tr key={inv.id}>
-                  <Table.Td>{inv.invitee_email}</Table.Td>
-                  <Table.Td>
-                    <Badge variant="light">{inv.role_name}</Badge>
-                  </Table.Td>
-                  <Table.Td>{inv.invited_by_name ?? inv.invited_by_user_id}</Table.Td>
-                  <Table.Td>
-                    <Tooltip label={new Date(inv.expires_at).toLocaleString()}>
-                      <Text size="sm" span tabIndex={0}>
-                        {timeLeft(inv.expires_at)}
-                      </Text>
-                    </Tooltip>
-                  </Table.Td>
-                  <Table.Td>
-                    <Group gap={4} wrap="nowrap" justify="flex-end">
-                      <PermissionGate reason={writeReason}>
-                        <ActionIcon variant="subtle" disabled={!!writeReason} aria-label={`Resend invitation to ${inv.invitee_email}`} onClick={() => openInvite(inv)}>
-                          <IconRefresh size={16} aria-hidden />
-                        </ActionIcon>
-                      </PermissionGate>
-                      <DeleteRowButton
-                        label={`Cancel invitation to ${inv.invitee_email}`}
-                        reason={writeReason}
-                        icon={<IconX size={16} aria-hidden />}
-                        confirm={{
-                          title: 'Cancel invitation',
-                          message: `Cancel the invitation to ${inv.invitee_email}? Its link stops working.`,
-                          confirmLabel: 'Cancel invitation',
-                          onConfirm: () => cancel.mutate({ organizationId: orgId, inviteId: inv.id }),
-                        }}
-                      />
-                    </Group>
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
-      )}
+            ))}
+          </ListTable>
+        )}
+      </QueryList>
       {/* A new preset is a new form: its defaults are the preset's. */}
       <InviteModal key={preset?.id ?? 'new'} orgId={orgId} opened={opened} onClose={modal.close} preset={preset} />
     </Stack>

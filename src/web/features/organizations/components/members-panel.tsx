@@ -1,17 +1,17 @@
-import { Avatar, Badge, Button, Group, Select, Skeleton, Stack, Table, Text, TextInput, VisuallyHidden } from '@mantine/core';
+import { Avatar, Badge, Group, Select, Stack, Table, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { IconSearch, IconUserPlus, IconUsers } from '@tabler/icons-react';
+import { IconUserPlus, IconUsers } from '@tabler/icons-react';
 import { lazy, useMemo, useState } from 'react';
 import { DeleteRowButton } from '../../../components/delete-row-button.tsx';
 import { EmptyState } from '../../../components/empty-state.tsx';
-import { ErrorAlert } from '../../../components/error-alert.tsx';
+import { GatedButton } from '../../../components/gated-button.tsx';
+import { ListSkeleton, ListTable, QueryList, RowActions, SearchInput } from '../../../components/list-kit.tsx';
 import { MountWhenOpened } from '../../../components/mount-when-opened.tsx';
 import type { Me } from '../../../data/account.ts';
 import { missingPermission } from '../../../lib/use-me.ts';
 import { memberQueries } from '../../../data/members.ts';
 import { useChangeRole, useRemoveMember } from '../api.ts';
 import { ASSIGNABLE_ROLES } from './role-select.tsx';
-import { PermissionGate } from '../../../components/permission-gate.tsx';
 import { useDeferredQuery } from '../../../lib/use-deferred-query.ts';
 
 // The dialog is its own chunk (with the form kit and zod): the members tab opens without them.
@@ -45,50 +45,25 @@ export function MembersPanel({ orgId, me }: { orgId: number; me: Me }) {
     );
   }, [members.data, search, roleFilter]);
 
+  const noMatch = <EmptyState icon={<IconUsers />} title="No members match" description="Change the search or the role filter." />;
+
   return (
     <Stack>
       <Group justify="space-between" align="flex-end">
         <Group align="flex-end">
-          <TextInput
-            label="Search members"
-            placeholder="Name or e-mail"
-            leftSection={<IconSearch size={16} aria-hidden />}
-            value={search}
-            onChange={(e) => setSearch(e.currentTarget.value)}
-          />
+          <SearchInput label="Search members" placeholder="Name or e-mail" value={search} onChange={setSearch} />
           <Select label="Role" placeholder="All roles" clearable data={['Owner', 'Admin', 'Member', 'Viewer']} value={roleFilter} onChange={setRoleFilter} />
         </Group>
-        <PermissionGate reason={writeReason}>
-          <Button leftSection={<IconUserPlus size={16} aria-hidden />} onClick={add.open} disabled={!!writeReason}>
-            Add member
-          </Button>
-        </PermissionGate>
+        <GatedButton reason={writeReason} icon={<IconUserPlus size={16} aria-hidden />} onClick={add.open}>
+          Add member
+        </GatedButton>
       </Group>
-      {members.isPending ? (
-        <Stack gap="xs">
-          {[0, 1, 2].map((i) => (
-            <Skeleton key={i} height={44} />
-          ))}
-        </Stack>
-      ) : members.isError ? (
-        <ErrorAlert error={members.error} onRetry={() => void members.refetch()} title="Could not load the members" />
-      ) : rows.length === 0 ? (
-        <EmptyState icon={<IconUsers />} title="No members match" description="Change the search or the role filter." />
-      ) : (
-        <Table.ScrollContainer minWidth={640}>
-          <Table verticalSpacing="sm" striped aria-label="Members">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>Name</Table.Th>
-                <Table.Th>E-mail</Table.Th>
-                <Table.Th>Role</Table.Th>
-                <Table.Th>Joined</Table.Th>
-                <Table.Th>
-                  <VisuallyHidden>Actions</VisuallyHidden>
-                </Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
+      <QueryList query={members} loading={<ListSkeleton rows={3} height={44} />} errorTitle="Could not load the members" empty={noMatch}>
+        {() =>
+          rows.length === 0 ? (
+            noMatch
+          ) : (
+            <ListTable columns={['Name', 'E-mail', 'Role', 'Joined']} actions minWidth={640} label="Members">
               {rows.map((m) => {
                 const isOwner = m.role_id === 1;
                 const label = m.name ?? m.email ?? m.user_id;
@@ -125,7 +100,7 @@ export function MembersPanel({ orgId, me }: { orgId: number; me: Me }) {
                       )}
                     </Table.Td>
                     <Table.Td>{new Date(m.created_at).toLocaleDateString()}</Table.Td>
-                    <Table.Td>
+                    <RowActions>
                       <DeleteRowButton
                         label={`Remove ${label}`}
                         reason={rowReason}
@@ -136,14 +111,14 @@ export function MembersPanel({ orgId, me }: { orgId: number; me: Me }) {
                           onConfirm: () => remove.mutate({ organizationId: orgId, userId: m.user_id }),
                         }}
                       />
-                    </Table.Td>
+                    </RowActions>
                   </Table.Tr>
                 );
               })}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
-      )}
+            </ListTable>
+          )
+        }
+      </QueryList>
       <MountWhenOpened opened={addOpened}>
         <AddMemberModal orgId={orgId} opened={addOpened} onClose={add.close} />
       </MountWhenOpened>

@@ -10,6 +10,7 @@ import { useSession } from '../../../lib/session.ts';
 import { displayName, useMe } from '../../../lib/use-me.ts';
 import { inviteMutations, inviteQueries } from '../../../data/invites.ts';
 import { useApiMutation } from '../../../lib/mutation.ts';
+import { ErrorText } from '../../../components/error-text.tsx';
 
 function Problem({ title, children }: { title: string; children: React.ReactNode }) {
   return (
@@ -85,11 +86,7 @@ export function InvitePage() {
           <Text size="sm" c="dimmed">
             Expires {new Date(inv.expires_at).toLocaleString()}
           </Text>
-          {failure && (
-            <Text c="red.9" size="sm" role="alert">
-              {errorMessage(failure)}
-            </Text>
-          )}
+          {failure && <ErrorText>{errorMessage(failure)}</ErrorText>}
           <Group>
             <Button
               loading={accept.isPending}

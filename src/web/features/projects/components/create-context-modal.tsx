@@ -9,6 +9,7 @@ import { applyServerErrors, useZodForm, type FormValues } from '../../../lib/for
 import { SwitchField, textField } from '../../../lib/form-fields.tsx';
 import { ModalFormFooter } from '../../../components/modal-form-footer.tsx';
 import { useCreateContext } from '../api.ts';
+import { ErrorText } from '../../../components/error-text.tsx';
 
 const column = () => z.string().trim().min(1, 'Give the column a name.').max(255, 'Must be at most 255 characters.');
 
@@ -130,11 +131,7 @@ export function CreateContextModal({
                   </ActionIcon>
                 </Group>
               ))}
-              {errors.unique_keys?.message && (
-                <Text size="sm" c="red" role="alert">
-                  {errors.unique_keys.message}
-                </Text>
-              )}
+              <ErrorText>{errors.unique_keys?.message}</ErrorText>
               <div>
                 <Button size="xs" variant="light" leftSection={<IconPlus size={14} aria-hidden />} onClick={() => keys.append({ column: '', type: 'str' })}>
                   Add unique key

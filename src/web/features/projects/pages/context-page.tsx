@@ -10,7 +10,7 @@ import { ErrorAlert } from '../../../components/error-alert.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
 import { errorMessage } from '../../../lib/api-client.ts';
 import { missingPermission, useMe } from '../../../lib/use-me.ts';
-import { PermissionGate } from '../../../components/permission-gate.tsx';
+import { GatedButton } from '../../../components/gated-button.tsx';
 import { projectUrl, useCommit, useDeleteRow } from '../api.ts';
 import { contextQueries } from '../../../data/contexts.ts';
 import { rowQueries } from '../../../data/rows.ts';
@@ -83,11 +83,9 @@ function RowsPanel({ project, context, cannotWrite }: { project: string; context
   const columns = useMemo(() => contextColumns({ unique_keys, auto_counting }, logs ?? []), [logs, unique_keys, auto_counting]);
 
   const addButton = (
-    <PermissionGate reason={cannotWrite}>
-      <Button leftSection={<IconPlus size={16} aria-hidden />} onClick={() => setEditing(null)} disabled={!!cannotWrite}>
-        Add row
-      </Button>
-    </PermissionGate>
+    <GatedButton reason={cannotWrite} icon={<IconPlus size={16} aria-hidden />} onClick={() => setEditing(null)}>
+      Add row
+    </GatedButton>
   );
 
   let content;
@@ -224,11 +222,13 @@ export function ContextPage() {
         description={c.description || undefined}
         actions={
           c.is_versioned ? (
-            <PermissionGate reason={cannotWrite ?? (pending === 0 ? 'Nothing to commit: no changes since the last commit.' : null)}>
-              <Button leftSection={<IconGitCommit size={16} aria-hidden />} onClick={() => setCommitting(true)} disabled={!!cannotWrite || pending === 0}>
-                Commit
-              </Button>
-            </PermissionGate>
+            <GatedButton
+              reason={cannotWrite ?? (pending === 0 ? 'Nothing to commit: no changes since the last commit.' : null)}
+              icon={<IconGitCommit size={16} aria-hidden />}
+              onClick={() => setCommitting(true)}
+            >
+              Commit
+            </GatedButton>
           ) : undefined
         }
       />

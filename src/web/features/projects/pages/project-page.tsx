@@ -13,6 +13,7 @@ import { ApiError } from '../../../lib/api-client.ts';
 import { missingPermission, useMe } from '../../../lib/use-me.ts';
 import { useUrlFilter } from '../../../lib/use-url-filter.ts';
 import { PermissionGate } from '../../../components/permission-gate.tsx';
+import { GatedButton } from '../../../components/gated-button.tsx';
 import { useDeferredQuery } from '../../../lib/use-deferred-query.ts';
 import { contextUrl, useDeleteContext } from '../api.ts';
 import { contextQueries } from '../../../data/contexts.ts';
@@ -97,11 +98,9 @@ export function ProjectPage() {
   }
 
   const createButton = (
-    <PermissionGate reason={cannotWrite}>
-      <Button leftSection={<IconPlus size={16} aria-hidden />} onClick={open} disabled={!!cannotWrite || !project.data}>
-        Create context
-      </Button>
-    </PermissionGate>
+    <GatedButton reason={cannotWrite} icon={<IconPlus size={16} aria-hidden />} onClick={open} disabled={!project.data}>
+      Create context
+    </GatedButton>
   );
 
   const renderLine = (line: TreeLine) => {

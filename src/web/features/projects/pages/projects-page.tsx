@@ -1,11 +1,12 @@
-import { ActionIcon, Anchor, Badge, Button, Group, Paper, Skeleton, Stack, Text, TextInput, ThemeIcon } from '@mantine/core';
+import { ActionIcon, Anchor, Badge, Group, Paper, Skeleton, Stack, Text, ThemeIcon } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { IconFolder, IconPlus, IconSearch, IconTrash } from '@tabler/icons-react';
+import { IconFolder, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { lazy, useDeferredValue, useState } from 'react';
 import { Link } from 'react-router';
 import { EmptyState } from '../../../components/empty-state.tsx';
-import { ErrorAlert } from '../../../components/error-alert.tsx';
+import { GatedButton } from '../../../components/gated-button.tsx';
+import { ListSkeleton, QueryList, SearchInput } from '../../../components/list-kit.tsx';
 import { MountWhenOpened } from '../../../components/mount-when-opened.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
 import { errorMessage } from '../../../lib/api-client.ts';
@@ -76,60 +77,47 @@ export function ProjectsPage() {
   const cannotDelete = missingPermission(me.data, 'project:delete');
 
   const createButton = (
-    <PermissionGate reason={cannotWrite}>
-      <Button leftSection={<IconPlus size={16} aria-hidden />} onClick={open} disabled={!!cannotWrite}>
-        Create project
-      </Button>
-    </PermissionGate>
+    <GatedButton reason={cannotWrite} icon={<IconPlus size={16} aria-hidden />} onClick={open}>
+      Create project
+    </GatedButton>
   );
 
-  let content;
-  if (names.isPending)
-    content = (
-      <Stack gap="sm" aria-busy="true" aria-label="Loading projects">
-        {[0, 1, 2].map((i) => (
-          <Skeleton key={i} height={76} radius="md" />
-        ))}
-      </Stack>
-    );
-  else if (names.isError) content = <ErrorAlert error={names.error} onRetry={() => void names.refetch()} />;
-  else if (names.data.length === 0)
-    content = (
-      <EmptyState
-        icon={<IconFolder size={24} />}
-        title="No projects yet"
-        description="A project holds contexts: tables of rows your assistants and scripts log, optionally with a version history."
-        action={createButton}
-      />
-    );
-  else {
-    const needle = search.trim().toLowerCase();
-    const shown = needle ? names.data.filter((n) => n.toLowerCase().includes(needle)) : names.data;
-    content = (
-      <Stack gap="md">
-        <TextInput
-          label="Search projects"
-          placeholder="Filter by name"
-          leftSection={<IconSearch size={16} aria-hidden />}
-          value={searchInput}
-          onChange={(e) => setSearchInput(e.currentTarget.value)}
-          maw={360}
+  const content = (
+    <QueryList
+      query={names}
+      loading={<ListSkeleton rows={3} height={76} label="Loading projects" />}
+      empty={
+        <EmptyState
+          icon={<IconFolder size={24} />}
+          title="No projects yet"
+          description="A project holds contexts: tables of rows your assistants and scripts log, optionally with a version history."
+          action={createButton}
         />
-        <Text size="sm" c="dimmed" aria-live="polite">
-          {needle ? `${shown.length} of ${names.data.length} projects match` : `${names.data.length} project${names.data.length === 1 ? '' : 's'}`}
-        </Text>
-        {shown.length === 0 ? (
-          <Text>No project name contains “{search.trim()}”.</Text>
-        ) : (
-          <Stack component="ul" gap="sm" p={0} m={0} style={{ listStyle: 'none' }} aria-label="Projects">
-            {shown.map((name) => (
-              <ProjectCard key={name} name={name} cannotDelete={cannotDelete} onDelete={() => setDeleting(name)} />
-            ))}
+      }
+    >
+      {(list) => {
+        const needle = search.trim().toLowerCase();
+        const shown = needle ? list.filter((n) => n.toLowerCase().includes(needle)) : list;
+        return (
+          <Stack gap="md">
+            <SearchInput label="Search projects" placeholder="Filter by name" value={searchInput} onChange={setSearchInput} />
+            <Text size="sm" c="dimmed" aria-live="polite">
+              {needle ? `${shown.length} of ${list.length} projects match` : `${list.length} project${list.length === 1 ? '' : 's'}`}
+            </Text>
+            {shown.length === 0 ? (
+              <Text>No project name contains “{search.trim()}”.</Text>
+            ) : (
+              <Stack component="ul" gap="sm" p={0} m={0} style={{ listStyle: 'none' }} aria-label="Projects">
+                {shown.map((name) => (
+                  <ProjectCard key={name} name={name} cannotDelete={cannotDelete} onDelete={() => setDeleting(name)} />
+                ))}
+              </Stack>
+            )}
           </Stack>
-        )}
-      </Stack>
-    );
-  }
+        );
+      }}
+    </QueryList>
+  );
 
   return (
     <>
