@@ -11,12 +11,6 @@ export const SESSION_ABSOLUTE_DAYS = 30;
 export const SIGN_IN_LINKS_PER_ADDRESS_PER_HOUR = 5;
 export const SIGN_IN_LINKS_PER_CLIENT_PER_HOUR = 30;
 
-/**
- * The header the dashboard sends with every request signed in by session cookie. A cross-site page cannot
- * set it without a CORS preflight, which this API refuses (SECURITY.md, CSRF).
- */
-export const CSRF_HEADER = 'X-Roster-CSRF';
-
 export const SignInLinkInput = z.object({ email: email() });
 
 /** The token from the link's `#token=` fragment. */

@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { CSRF_HEADER } from '../../shared/sessions.ts';
+import { CSRF_HEADER } from '../../shared/csrf.ts';
 import type { Config } from '../config.ts';
 import { forbidden } from '../http/errors.ts';
 
