@@ -74,8 +74,9 @@ export function checkSameOrigin(req: FastifyRequest, config: Config, what = 'a r
   const origin = req.headers.origin;
   const site = req.headers['sec-fetch-site'];
   if (typeof origin === 'string') {
-    const own = [originOf(config.publicUrl), originOf(`${req.protocol}://${req.host}`)];
-    if (!own.includes(originOf(origin))) {
+    const own = [originOf(config.publicUrl), originOf(`${req.protocol}://${req.host}`)].filter((o) => o !== null);
+    const claimed = originOf(origin);
+    if (claimed === null || !own.includes(claimed)) {
       throw forbidden(`Cross-site request refused: ${what} must come from this dashboard (Origin ${origin} is not ${own[0]}).`);
     }
   } else if (site !== 'same-origin') {
