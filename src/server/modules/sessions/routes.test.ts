@@ -175,6 +175,31 @@ describe('exchanging the token for a session', () => {
   });
 });
 
+describe('cookies that open nothing', () => {
+  it('a malformed, unknown or other-named cookie is a 401, never a 5xx; only a well-formed unknown session is cleared', async () => {
+    const t = await makeTestApp();
+    const u = await t.user();
+    const live = (await t.session(u)).split('=')[1];
+    const cases: [string, string, boolean][] = [
+      ['roster_session=short', 'Not authenticated', false],
+      ['roster_session=../../etc/passwd', 'Not authenticated', false],
+      [`roster_session=${'z'.repeat(43)}`, 'Your session has ended. Sign in again.', true],
+      // The HTTPS name over plain HTTP is not this server's cookie.
+      [`__Host-roster_session=${live}`, 'Not authenticated', false],
+      [`session=${live}; other=1`, 'Not authenticated', false],
+      ['roster_session', 'Not authenticated', false],
+    ];
+    for (const [cookie, detail, cleared] of cases) {
+      const res = await t.request('GET', '/v0/user/basic-info', { headers: { cookie } });
+      expect(res.statusCode, cookie).toBe(401);
+      expect(res.json().detail, cookie).toBe(detail);
+      expect(setCookieOf(res) !== undefined, cookie).toBe(cleared);
+    }
+    // The live session among other cookies still works.
+    expect((await t.request('GET', '/v0/user/basic-info', { headers: { cookie: `theme=dark; roster_session=${live}; x=y` } })).statusCode).toBe(200);
+  });
+});
+
 describe('expiry and renewal', () => {
   it('renews on use, writing last_used at most once a minute and re-sending the cookie then', async () => {
     const t = await makeTestApp();
