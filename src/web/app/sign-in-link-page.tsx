@@ -6,8 +6,12 @@ import { sessionMutations } from '../data/sessions.ts';
 import { errorMessage } from '../lib/api-client.ts';
 import { sessionStore } from '../lib/session.ts';
 
-/** The token of a `#token=` sign-in link in the address, if any. */
-function tokenInHash(): string | null {
+/**
+ * The token of a `#token=` sign-in link in the address, if any; `undefined` while rendering the first
+ * screen on the server, which never sees the fragment (it shows the "checking" state).
+ */
+function tokenInHash(): string | null | undefined {
+  if (typeof window === 'undefined') return undefined;
   const match = /^#token=([\w-]+)$/.exec(window.location.hash);
   return match ? match[1]! : null;
 }
@@ -39,7 +43,7 @@ export function SignInLinkPage() {
     );
   }, [token, navigate]);
 
-  const error = token ? failure : NO_TOKEN;
+  const error = token === undefined ? null : token ? failure : NO_TOKEN;
   return (
     <Center mih="100vh" p="md" component="main">
       <Paper withBorder shadow="sm" radius="lg" p="xl" w="100%" maw={440}>
