@@ -86,4 +86,26 @@ test.describe('signing in by e-mail link', () => {
     await other.goto('/');
     await expect(other).toHaveURL(/\/sign-in$/);
   });
+
+  test('an organization key held beside the session that stops working leads back to the personal workspace, still signed in', async ({ page, roster }) => {
+    const user = await roster.createUser({ name: 'Radia Perlman' });
+    await page.goto('/sign-in');
+    await page.getByLabel('E-mail address').fill(user.email);
+    await page.getByRole('button', { name: 'E-mail me a sign-in link' }).click();
+    await page.goto(await linkMailedTo(user.email));
+    await expect(page.getByRole('button', { name: 'Account menu for Radia Perlman' })).toBeVisible({ timeout: 20_000 });
+
+    await page.getByRole('button', { name: /switch workspace/ }).click();
+    await page.getByRole('menuitem', { name: 'Create organization' }).click();
+    await page.getByLabel('Organization name').fill('Spanning Trees');
+    await page.getByRole('button', { name: 'Create', exact: true }).click();
+    await page.getByRole('button', { name: 'Switch to Spanning Trees' }).click();
+    await expect(page.getByRole('banner').getByText('Spanning Trees · Owner')).toBeVisible();
+
+    // Every key of the person is revoked (a leak): the organization key this tab holds stops working.
+    await roster.revokeAllKeys(user.email);
+    await page.reload();
+    await expect(page.getByRole('banner').getByText('Personal workspace')).toBeVisible({ timeout: 20_000 });
+    await expect(page.getByRole('button', { name: 'Account menu for Radia Perlman' })).toBeVisible();
+  });
 });

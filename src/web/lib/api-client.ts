@@ -75,7 +75,10 @@ function credentialsFor(options: { key?: string; cookie?: boolean; apiBase?: str
 function handleUnauthorized(status: number, used: { key: string | null; cookie: boolean }, detail: string) {
   if (status !== 401) return;
   const state = sessionStore.get();
-  if (used.key && used.key === state.key) {
+  if (used.key && used.key === state.key && state.cookie) {
+    // An organization key held beside the session (removed from the organization, key revoked): back to the personal workspace.
+    sessionStore.dropKey(used.key);
+  } else if (used.key && used.key === state.key) {
     sessionStore.signOut(detail === 'Invalid API key.' ? 'Your API key is no longer valid. Sign in again.' : 'Please sign in.');
   } else if (used.cookie && state.cookie && !state.key) {
     sessionStore.signOut('Your session has ended. Sign in again.');

@@ -88,6 +88,14 @@ export const sessionStore = {
     const keys = [...state.keys.filter((k) => k.key !== key), { key, label }];
     set({ ...state, keys });
   },
+  /**
+   * Forgets a held key that stopped working while the session cookie still signs the browser in: the
+   * dashboard goes back to the person's own workspace instead of signing out.
+   */
+  dropKey(key: string) {
+    if (!state.cookie) return;
+    activate({ ...state, key: state.key === key ? null : state.key, keys: state.keys.filter((k) => k.key !== key) });
+  },
   /** Back to the session cookie's personal workspace from a held organization key. */
   switchToCookie() {
     if (state.cookie) activate({ ...state, key: null });
