@@ -77,6 +77,8 @@ export const test = base.extend<{
     addCredits(email: string, amount: number): Promise<void>;
     /** Revokes the user's personal key; returns the new one. */
     rotateKey(email: string): Promise<string>;
+    /** Revokes every key of the user (personal and organization); returns the new personal one. */
+    revokeAllKeys(email: string): Promise<string>;
     /** Makes the user an instance administrator (who may create accounts for others). */
     grantAdmin(email: string): Promise<void>;
     api(key: string): ReturnType<typeof apiFor>;
@@ -104,6 +106,7 @@ export const test = base.extend<{
         await cli('credits', 'add', '--email', email, '--amount', String(amount));
       },
       rotateKey: async (email) => (await cli<CreatedUser>('key', 'rotate', '--email', email)).api_key,
+      revokeAllKeys: async (email) => (await cli<CreatedUser>('key', 'revoke-all', '--email', email)).api_key,
       grantAdmin: async (email) => {
         await cli('admin', 'grant', '--email', email);
       },

@@ -3,7 +3,8 @@
 // so nothing can be shared through local disk or process memory. Checks: an invite created on one is
 // accepted on the other; a photo uploaded to one is served by the other; one key's rate limit is
 // counted across both; the outbox delivers an invite mail exactly once although both workers poll;
-// 25 concurrent assistant hires split across both, with credits for exactly 10, create exactly 10.
+// 25 concurrent assistant hires split across both, with credits for exactly 10, create exactly 10; a
+// browser session signed in on one is used and signed out on the other.
 // Ends with `N passed, N failed`.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -193,6 +194,30 @@ try {
       ? null
       : `listed ${count}; statuses ${[...new Set(hires.map((h) => h.status))].join(',')}`,
   );
+  // 6. A session signed in on A works on B (the session row is in the shared database), and signing out on
+  // A ends it on B. Sent as the dashboard sends cookie requests: same origin and the CSRF header.
+  const dashboard = (base, cookie) => ({ origin: base, 'x-roster-csrf': '1', 'content-type': 'application/json', ...(cookie ? { cookie } : {}) });
+  const { link } = await cli('login-link', '--email', 'owner@example.com');
+  const signIn = await fetch(`${a}/v0/sessions`, { method: 'POST', headers: dashboard(a), body: JSON.stringify({ token: new URL(link).hash.slice('#token='.length) }) });
+  const cookie = signIn.headers.get('set-cookie')?.split(';')[0] ?? '';
+  const onB = await fetch(`${b}/v0/user/basic-info`, { headers: { cookie } });
+  const meOnB = onB.status === 200 ? await onB.json() : null;
+  const changeOnB = await fetch(`${b}/v0/project`, { method: 'POST', headers: dashboard(b, cookie), body: JSON.stringify({ name: 'made-by-session-on-b' }) });
+  const signOutOnA = await fetch(`${a}/v0/sessions/current`, { method: 'DELETE', headers: dashboard(a, cookie) });
+  const afterOnB = await fetch(`${b}/v0/user/basic-info`, { headers: { cookie } });
+  check(
+    'a session signed in on A acts on B, and signing out on A ends it on B',
+    signIn.status !== 201 || !cookie
+      ? `sign-in on A → ${signIn.status} ${await signIn.text()}`
+      : meOnB?.email !== 'owner@example.com' || meOnB?.key?.kind !== 'session'
+        ? `basic-info on B → ${onB.status} ${JSON.stringify(meOnB)}`
+        : changeOnB.status !== 200
+          ? `create project on B → ${changeOnB.status} ${await changeOnB.text()}`
+          : signOutOnA.status !== 204 || afterOnB.status !== 401
+            ? `sign out on A → ${signOutOnA.status}, then B → ${afterOnB.status}`
+            : null,
+  );
+
   // 3. One key's rate limit is one budget across both instances. Run last: after this burst of 429s on
   // PostgreSQL, one later request on a reused keep-alive socket was seen cut off ("other side closed");
   // not yet understood, noted in the issue.

@@ -11,7 +11,10 @@ import { makeTestApp, type TestApp } from './testing/harness.ts';
 // never listed by hand: a new operation is covered as soon as it has an example request below.
 
 /** A valid request for each operation; `{org}` in a path parameter is replaced by the target organization. */
-const EXAMPLES: Record<string, { params?: Record<string, unknown>; query?: Record<string, string>; body?: unknown; form?: 'photo' | 'voice' }> = {
+const EXAMPLES: Record<
+  string,
+  { params?: Record<string, unknown>; query?: Record<string, string>; body?: unknown; form?: 'photo' | 'voice'; headers?: Record<string, string> }
+> = {
   health: {},
   getBasicInfo: {},
   getCredits: {},
@@ -87,9 +90,20 @@ const EXAMPLES: Record<string, { params?: Record<string, unknown>; query?: Recor
   cloneVoice: { form: 'voice' },
   deleteVoice: { params: { voice_id: 'no-such-voice' } },
   listVoices: {},
+  requestSignInLink: { body: { email: 'matrix-link@example.com' } },
+  // Sign-in comes from the dashboard's page, whoever calls (login CSRF): its same-origin headers.
+  signIn: { body: { token: 'no-such-token-0123456789' }, headers: { origin: 'http://localhost:8080', 'x-roster-csrf': '1' } },
+  getCurrentSession: {},
+  // The sign-outs end the session the `session` caller uses: they run last (see `ordered`).
+  signOut: {},
+  signOutEverywhere: {},
 };
 
-type Caller = 'personal' | 'own org key' | 'owner key of the other org';
+/** Operations that end the caller's session, asked after every other. */
+const ENDS_SESSIONS = new Set(['signOut', 'signOutEverywhere']);
+
+/** `session`: the person signed in by e-mail link, which acts as their personal key does. */
+type Caller = 'personal' | 'session' | 'own org key' | 'owner key of the other org';
 type Target = 'own org' | 'other org (Owner there)';
 type Expected = 'allowed' | 403 | 404;
 
@@ -100,7 +114,8 @@ const can = (roleId: number, permission: Permission) => ROLES.find((r) => r.id =
  * (where `owner key of the other org` belongs); `own org` is A for the personal key and each key's own
  * organization for the keys.
  */
-function expected(op: AnyOperation, caller: Caller, target: Target, roleId: number): Expected {
+function expected(op: AnyOperation, callerKind: Caller, target: Target, roleId: number): Expected {
+  const caller = callerKind === 'session' ? 'personal' : callerKind;
   const keyRole = caller === 'own org key' ? roleId : 1;
   switch (op.access.kind) {
     case 'public':
@@ -120,7 +135,10 @@ function expected(op: AnyOperation, caller: Caller, target: Target, roleId: numb
 
 interface World {
   t: TestApp;
+  /** A bearer key, or the session cookie for `session`. */
   keys: Record<Caller, string>;
+  /** A fresh session for the person (after an operation that ended the last one). */
+  newSession: () => Promise<string>;
   /** The organization a caller's `own org` / `other org` means. */
   orgs: Record<Caller, Record<Target, number>>;
 }
@@ -136,9 +154,11 @@ async function world(roleId: number): Promise<World> {
   const B = b.organizationId;
   return {
     t,
-    keys: { personal: person.apiKey, 'own org key': keyA, 'owner key of the other org': b.ownerKey },
+    newSession: () => t.session(person),
+    keys: { personal: person.apiKey, session: await t.session(person), 'own org key': keyA, 'owner key of the other org': b.ownerKey },
     orgs: {
       personal: { 'own org': A, 'other org (Owner there)': B },
+      session: { 'own org': A, 'other org (Owner there)': B },
       'own org key': { 'own org': A, 'other org (Owner there)': B },
       'owner key of the other org': { 'own org': B, 'other org (Owner there)': A },
     },
@@ -151,17 +171,19 @@ async function call(w: World, op: AnyOperation, caller: Caller, target: Target) 
   const params = Object.fromEntries(Object.entries(example.params ?? {}).map(([k, v]) => [k, v === '{org}' ? orgId : v]));
   const query = example.query ? `?${new URLSearchParams(example.query)}` : '';
   const url = fillPath(op.path, params) + query;
+  // A session sends its cookie the way the dashboard does (same origin, CSRF header: harness.ts).
+  const credentials = caller === 'session' ? { session: w.keys.session } : { key: w.keys[caller] };
   if (example.form) {
     const form =
       example.form === 'photo'
         ? multipart({}, { filename: 'p.png', contentType: 'image/png', content: PNG })
         : multipart({ name: 'Matrix voice' }, { filename: 'v.txt', contentType: 'text/plain', content: Buffer.from('not audio') });
-    return w.t.request(op.method, url, { key: w.keys[caller], headers: form.headers, payload: form.payload });
+    return w.t.request(op.method, url, { ...credentials, headers: form.headers, payload: form.payload });
   }
-  return w.t.request(op.method, url, { key: w.keys[caller], ...(example.body !== undefined ? { json: example.body } : {}) });
+  return w.t.request(op.method, url, { ...credentials, headers: example.headers, ...(example.body !== undefined ? { json: example.body } : {}) });
 }
 
-const CALLERS: Caller[] = ['personal', 'own org key', 'owner key of the other org'];
+const CALLERS: Caller[] = ['personal', 'session', 'own org key', 'owner key of the other org'];
 const TARGETS: Target[] = ['own org', 'other org (Owner there)'];
 // Owner is covered by the organization the person creates; a member can be anything else.
 const MEMBER_ROLES = ROLES.filter((r) => r.id !== 1);
@@ -181,10 +203,12 @@ describe('authorization matrix (generated from the operations’ access rules)',
       const w = await world(role.id);
       const mismatches: string[] = [];
       // Deletions last, so that what an allowed deletion removes cannot change a later answer.
-      const ordered = [...OPERATIONS].sort((x, y) => Number(x.method === 'DELETE') - Number(y.method === 'DELETE'));
+      const rank = (op: AnyOperation) => (ENDS_SESSIONS.has(op.operationId) ? 2 : Number(op.method === 'DELETE'));
+      const ordered = [...OPERATIONS].sort((x, y) => rank(x) - rank(y));
       for (const op of ordered) {
         const orgPath = op.access.kind === 'organization';
         for (const caller of CALLERS) {
+          if (caller === 'session' && ENDS_SESSIONS.has(op.operationId)) w.keys.session = await w.newSession();
           for (const target of orgPath ? TARGETS : (['own org'] as Target[])) {
             const want = expected(op, caller, target, role.id);
             const res = await call(w, op, caller, target);

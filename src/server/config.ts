@@ -17,6 +17,12 @@ export interface Config {
   mailWorker: boolean;
   s3: S3Settings | null;
   signupCredits: number;
+  /**
+   * Who may get an account by opening a sign-in link: anyone (`open`, the embedded demo's default), or
+   * only people who already have one (`invite`: accounts come from invitations and operators; `closed`:
+   * from operators only).
+   */
+  signup: SignupMode;
   assistantCost: number;
   assistantMailDomain: string;
   logLevel: string;
@@ -30,6 +36,16 @@ export interface Config {
 }
 
 type Env = Record<string, string | undefined>;
+
+export const SIGNUP_MODES = ['open', 'invite', 'closed'] as const;
+export type SignupMode = (typeof SIGNUP_MODES)[number];
+
+function signupMode(env: Env): SignupMode {
+  const raw = env.ROSTER_SIGNUP || 'open';
+  const mode = SIGNUP_MODES.find((m) => m === raw);
+  if (!mode) throw new Error(`ROSTER_SIGNUP must be one of ${SIGNUP_MODES.join(', ')}, got "${raw}".`);
+  return mode;
+}
 
 function int(env: Env, name: string, fallback: number, min = 0): number {
   const raw = env[name];
@@ -73,6 +89,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
         }
       : null,
     signupCredits: int(env, 'ROSTER_SIGNUP_CREDITS', 50),
+    signup: signupMode(env),
     assistantCost: int(env, 'ROSTER_ASSISTANT_COST', 10),
     assistantMailDomain: env.ROSTER_ASSISTANT_MAIL_DOMAIN || 'assistants.roster.local',
     logLevel: env.ROSTER_LOG_LEVEL || 'info',

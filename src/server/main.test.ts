@@ -112,20 +112,48 @@ describe('CLI', { timeout: 60_000 }, () => {
     const dir = tmp();
     const port = 30000 + Math.floor(Math.random() * 20000);
     const first = await serve(dir, port);
-    const link = /http:\/\/localhost:\d+\/#key=(rk_[\w-]+)/.exec(first.output());
+    const link = /(http:\/\/localhost:\d+)\/sign-in\/link#token=([\w-]+)/.exec(first.output());
     expect(link, first.output()).not.toBeNull();
-    const res = await fetch(`http://127.0.0.1:${port}/v0/user/basic-info`, { headers: { authorization: `Bearer ${link![1]}` } });
+    const api = `http://127.0.0.1:${port}`;
+    // The link signs the demo owner in as the dashboard's sign-in page does: a session cookie, no key.
+    const dashboard = { origin: link![1], 'x-roster-csrf': '1', 'content-type': 'application/json' };
+    const signedIn = await fetch(`${api}/v0/sessions`, { method: 'POST', headers: dashboard, body: JSON.stringify({ token: link![2] }) });
+    expect(signedIn.status).toBe(201);
+    const cookie = signedIn.headers.get('set-cookie')!.split(';')[0];
+    const res = await fetch(`${api}/v0/user/basic-info`, { headers: { cookie } });
     expect(res.status).toBe(200);
     const me = (await res.json()) as { email: string; credits: number };
     expect(me.email).toBe('demo@roster.local');
     expect(me.credits).toBeGreaterThan(0);
+    // The organization is the demo owner's, reached by the same session.
+    const orgs = (await (await fetch(`${api}/v0/organizations`, { headers: { cookie } })).json()) as { organizations: { name: string }[] };
+    expect(JSON.stringify(orgs)).toContain('Demo Organization');
+    // Scripts get the key, labelled as theirs.
+    const key = /API key \(shown once\): (rk_[\w-]+)/.exec(first.output());
+    expect((await fetch(`${api}/v0/user/basic-info`, { headers: { authorization: `Bearer ${key![1]}` } })).status).toBe(200);
     expect(await first.stop()).toBe(0);
 
     const second = await serve(dir, port);
-    expect(second.output()).not.toContain('#key=');
+    expect(second.output()).not.toMatch(/#token=|rk_/);
+    expect(second.output()).toContain('npm run roster -- login-link --email');
     await second.stop();
     const rotated = JSON.parse((await cli(dir, 'key', 'rotate', '--email', 'demo@roster.local')).stdout);
     expect(rotated.api_key).toMatch(/^rk_/);
+  });
+
+  it('login-link prints a one-time sign-in link for an existing account, and refuses an unknown address', async () => {
+    const dir = tmp();
+    await cli(dir, 'user', 'create', '--email', 'ops@example.com');
+    const made = await cli(dir, 'login-link', '--email', 'Ops@Example.com');
+    expect(made.code, made.stderr).toBe(0);
+    const answer = JSON.parse(made.stdout);
+    expect(answer).toMatchObject({ email: 'ops@example.com', user_id: expect.any(String) });
+    expect(answer.link).toMatch(/^http:\/\/localhost:8080\/sign-in\/link#token=[\w-]{43}$/);
+    expect(new Date(answer.expires_at).getTime() - Date.now()).toBeGreaterThan(14 * 60_000);
+    const unknown = await cli(dir, 'login-link', '--email', 'nobody@example.com');
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('No user with e-mail nobody@example.com');
+    expect((await cli(dir, 'login-link')).stderr).toContain('--email is required');
   });
 
   it('backs up a running server online and restores the snapshot once it is stopped', async () => {

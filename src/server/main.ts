@@ -13,6 +13,8 @@ import { createOrganization } from './modules/organizations/service.ts';
 import { accountOf, addCredits, fromMicros, toMicros } from './modules/credits/repository.ts';
 import { email as emailSchema } from '../shared/common.ts';
 import { backupSqlite, restoreSqlite, sqliteFileOf } from './db/backup.ts';
+import { operatorSignInLink } from './modules/sessions/service.ts';
+import { SIGN_IN_LINK_MINUTES } from '../shared/sessions.ts';
 
 const USAGE = `Usage: npm run roster -- <command>
   serve                                             run the API and dashboard (what npm start runs)
@@ -23,6 +25,7 @@ const USAGE = `Usage: npm run roster -- <command>
   key rotate --email E                              → {"user_id","email","api_key","organization_keys_still_valid"} (old personal key revoked)
   key revoke-all --email E                          → {"user_id","email","api_key","revoked_keys"} (every key revoked, a new personal one)
   admin grant --email E                             → {"user_id","email","is_admin"} (may create accounts for others)
+  login-link --email E                              → {"user_id","email","link","expires_at"} (one-time dashboard sign-in, 15 minutes)
   backup --to FILE                                  online copy of the SQLite database → {"file","bytes","migrations"}
   restore --from FILE                               replace the SQLite database with a backup (server stopped)`;
 
@@ -89,8 +92,12 @@ function withNegativeValues(args: string[]): string[] {
 }
 
 async function runCommand(argv: string[], config: Config): Promise<unknown> {
-  const [group, action, ...rest] = argv;
+  const [group] = argv;
   if (group === 'backup' || group === 'restore') return runBackupCommand(group, argv.slice(1), config);
+  // `login-link` is one word; the other commands are a group and an action.
+  const single = group === 'login-link';
+  const action = single ? undefined : argv[1];
+  const rest = argv.slice(single ? 1 : 2);
   const { values } = parseArgs({
     args: withNegativeValues(rest),
     options: {
@@ -153,6 +160,11 @@ async function runCommand(argv: string[], config: Config): Promise<unknown> {
         const { apiKey, revoked } = await revokeAllKeys(db, user.id, now());
         return { user_id: user.id, email: user.email, api_key: apiKey, revoked_keys: revoked };
       }
+      case 'login-link': {
+        const user = await userByEmail(app, parseEmail(required(values, 'email')));
+        const { link, expiresAt } = await operatorSignInLink(app.deps, user.email!);
+        return { user_id: user.id, email: user.email, link, expires_at: expiresAt.toISOString() };
+      }
       case 'admin grant': {
         const user = await userByEmail(app, parseEmail(required(values, 'email')));
         await grantAdmin(db, user.id);
@@ -188,7 +200,7 @@ async function runBackupCommand(group: 'backup' | 'restore', args: string[], con
   }
 }
 
-/** First start on an empty database: a demo owner with credits, a demo organization, and a sign-in link. */
+/** First start on an empty database: a demo owner with credits and a demo organization; returns their personal key. */
 async function seedDemo(app: FastifyInstance): Promise<string | null> {
   const { db, now } = app.deps;
   const anyUser = await db.selectFrom('users').select('id').limit(1).executeTakeFirst();
@@ -212,10 +224,15 @@ async function serve(config: Config, io: CliIo): Promise<void> {
   await app.listen({ port: config.port, host: config.host });
   const base = config.publicUrl;
   if (demoKey) {
-    io.stdout.write(`\nRoster is running. Sign in as the demo owner (${DEMO_EMAIL}):\n\n  ${base}/#key=${demoKey}\n\n`);
-    io.stdout.write('This link is shown once; `npm run roster -- key rotate --email demo@roster.local` makes a new one.\n\n');
+    // A person signs in by the link (a session: no key in the browser); scripts get the key, labelled as theirs.
+    const { link } = await operatorSignInLink(app.deps, DEMO_EMAIL);
+    io.stdout.write(
+      `\nRoster is running. Sign in as the demo owner (${DEMO_EMAIL}) with this link (it works once, within ${SIGN_IN_LINK_MINUTES} minutes):\n\n  ${link}\n\n` +
+        `For scripts, the demo owner's personal API key (shown once): ${demoKey}\n` +
+        `A new sign-in link: npm run roster -- login-link --email ${DEMO_EMAIL}\n\n`,
+    );
   } else {
-    io.stdout.write(`\nRoster is running at ${base}  (API reference: ${base}/docs)\n\n`);
+    io.stdout.write(`\nRoster is running at ${base}  (API reference: ${base}/docs)\nA sign-in link for an account: npm run roster -- login-link --email E\n\n`);
   }
   const shutdown = async (signal: string) => {
     if (closing) return;

@@ -9,14 +9,15 @@ export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /**
  * Who may call an operation, checked by the route helper before the handler runs (and before an
- * idempotent replay is answered). The rule (semantics.md, Roles and permissions): a personal key acts
- * as the person; an organization key acts only in its own organization, with its member's current role.
+ * idempotent replay is answered). The rule (semantics.md, Roles and permissions): a personal key, and a
+ * browser session (signed in by e-mail link), act as the person; an organization key acts only in its own
+ * organization, with its member's current role.
  * - `public`: no key.
- * - `signed-in`: any valid key; the handler decides what the caller sees (its own things only).
+ * - `signed-in`: any valid key or session; the handler decides what the caller sees (its own things only).
  * - `account`: the person's account itself (delete it, personal spending limit, sign-ups): a personal
- *   key only; an organization key is refused (403).
+ *   key or a session; an organization key is refused (403).
  * - `scope`: the key's own scope (personal space, or the key's organization) must grant `permission`.
- * - `organization`: the organization named by the `organization_id` path parameter. A personal key: the
+ * - `organization`: the organization named by the `organization_id` path parameter. A personal key or a session: the
  *   person must be a member (404 otherwise) whose current role grants `permission` (403 otherwise). An
  *   organization key: only its own organization (any other is 404, even where the person is Owner), with
  *   its member's current role.

@@ -14,6 +14,9 @@ export interface PageModule {
 /** The sign-in screen, outside the shell. */
 export const SIGN_IN_PAGE: PageModule = { file: 'src/web/app/sign-in-page.tsx', component: 'SignInPage' };
 
+/** Where a mailed sign-in link lands (`/sign-in/link#token=…`), outside the shell. */
+export const SIGN_IN_LINK_PAGE: PageModule = { file: 'src/web/app/sign-in-link-page.tsx', component: 'SignInLinkPage' };
+
 /** The signed-in shell (header, navigation) around every page below. */
 export const SHELL: PageModule = { file: 'src/web/app/layout/signed-in-layout.tsx', component: 'SignedInLayout' };
 
@@ -50,6 +53,7 @@ export type PagePath = keyof typeof PAGES;
 export function modulesFor(pathname: string): PageModule[] {
   const segments = pathname.split('/').filter(Boolean);
   if (segments.length === 1 && segments[0] === 'sign-in') return [SIGN_IN_PAGE];
+  if (segments.length === 2 && segments[0] === 'sign-in' && segments[1] === 'link') return [SIGN_IN_LINK_PAGE];
   let best: { page: PageModule; score: number } | null = null;
   for (const [pattern, page] of Object.entries(PAGES)) {
     const parts = pattern.split('/').filter(Boolean);

@@ -1,13 +1,15 @@
 import { z } from 'zod';
 import { PermissionSchema } from './roles.ts';
 
-export const KeyKindSchema = z.enum(['personal', 'organization']);
+/** What a request is signed in with: a personal or organization API key, or a browser session (acts as the personal key). */
+export const KeyKindSchema = z.enum(['personal', 'organization', 'session']);
 export type KeyKind = z.infer<typeof KeyKindSchema>;
 
 /** What the key in use opens: the dashboard's workspace. */
 export const KeyInfoSchema = z.object({
   kind: KeyKindSchema,
-  prefix: z.string(),
+  /** The key's recognisable start; null for a session. */
+  prefix: z.string().nullable(),
   organization_id: z.number().int().nullable(),
   organization_name: z.string().nullable(),
   role_name: z.string().nullable(),

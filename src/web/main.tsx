@@ -5,7 +5,9 @@ import { createBrowserRouter, RouterProvider } from 'react-router';
 import { config as zodConfig } from 'zod';
 import { Providers } from './app/providers.tsx';
 import { routes } from './app/routes.tsx';
-import { consumeKeyFromHash } from './lib/session.ts';
+import { getCurrentSession } from '../shared/operations/sessions.ts';
+import { api } from './lib/api-client.ts';
+import { consumeKeyFromHash, isSignedIn, sessionStore } from './lib/session.ts';
 
 // A `#key=` sign-in link: take the key before anything renders, then clear the address bar. A link
 // opened in a tab that already runs the app only changes the hash: take it then too.
@@ -16,7 +18,20 @@ window.addEventListener('hashchange', () => consumeKeyFromHash());
 // our CSP (no 'unsafe-eval') the probe is a reported violation. The interpreter is fast enough here.
 zodConfig({ jitless: true });
 
-const router = createBrowserRouter(routes);
+/**
+ * A tab that holds no key asks once whether the browser is signed in by its session cookie (a new tab, a
+ * link opened in one): then it is, like every other tab. The sign-in link page signs in by itself.
+ */
+async function findCookieSession(): Promise<void> {
+  const state = sessionStore.get();
+  if (isSignedIn(state) || state.apiBase !== '' || window.location.pathname === '/sign-in/link') return;
+  try {
+    await api(getCurrentSession, { cookie: true });
+    sessionStore.signInWithCookie();
+  } catch {
+    // Not signed in (401), or the server is unreachable: the sign-in page says what to do.
+  }
+}
 
 /**
  * The first render waits until the router has the first page's code (its lazy routes): until then the
@@ -25,7 +40,7 @@ const router = createBrowserRouter(routes);
  * transition, so React yields to the browser every few milliseconds instead of blocking input for the
  * whole first screen. (The entry is started after the first paint, so the stylesheet has applied.)
  */
-function whenInitialized(): Promise<void> {
+function whenInitialized(router: ReturnType<typeof createBrowserRouter>): Promise<void> {
   return new Promise((resolve) => {
     if (router.state.initialized) return resolve();
     const stop = router.subscribe((state) => {
@@ -37,14 +52,18 @@ function whenInitialized(): Promise<void> {
 }
 
 const root = createRoot(document.getElementById('root')!);
-void whenInitialized().then(() =>
-  startTransition(() =>
-    root.render(
-      <StrictMode>
-        <Providers>
-          <RouterProvider router={router} />
-        </Providers>
-      </StrictMode>,
+void findCookieSession().then(() => {
+  // Created once the sign-in state is known: its loaders start the first page's requests with it.
+  const router = createBrowserRouter(routes);
+  return whenInitialized(router).then(() =>
+    startTransition(() =>
+      root.render(
+        <StrictMode>
+          <Providers>
+            <RouterProvider router={router} />
+          </Providers>
+        </StrictMode>,
+      ),
     ),
-  ),
-);
+  );
+});

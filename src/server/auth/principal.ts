@@ -5,13 +5,20 @@ import type { Conn } from '../db/connection.ts';
 import { runPrepared } from '../db/prepared.ts';
 import { forbidden, notFound, unauthorized } from '../http/errors.ts';
 import { hashApiKey, type KeyKind } from './keys.ts';
+import { findLiveSession, type SessionRow } from './session-repository.ts';
 
-/** Who is calling, and what the key in use opens. */
+/** What a request is signed in with: an API key of either kind, or a browser session (which acts as a personal key). */
+export type CallerKind = KeyKind | 'session';
+
+/** Who is calling, and what the key or session in use opens. */
 export interface Principal {
   userId: string;
-  keyId: number;
-  keyKind: KeyKind;
-  keyPrefix: string;
+  keyKind: CallerKind;
+  /** The API key in use; null for a session. */
+  keyId: number | null;
+  keyPrefix: string | null;
+  /** The session in use; null for an API key. */
+  session: SessionRow | null;
   /** Set for organization keys only. */
   organizationId: number | null;
   organizationName: string | null;
@@ -57,6 +64,7 @@ export async function authenticate(db: Conn, header: string | undefined): Promis
       keyId: row.key_id,
       keyKind: 'organization',
       keyPrefix: row.prefix,
+      session: null,
       organizationId: row.organization_id,
       organizationName: row.organization_name,
       roleId: role.id,
@@ -69,6 +77,29 @@ export async function authenticate(db: Conn, header: string | undefined): Promis
     keyId: row.key_id,
     keyKind: 'personal',
     keyPrefix: row.prefix,
+    session: null,
+    organizationId: null,
+    organizationName: null,
+    roleId: null,
+    roleName: null,
+    permissions: ALL,
+  };
+}
+
+/**
+ * Resolves a session cookie's value to a principal that acts as the person, like their personal key:
+ * their personal space, account operations, and in an organization their current role there. An
+ * unknown or ended session is a 401 (the route clears the cookie).
+ */
+export async function authenticateSession(db: Conn, rawId: string, now: Date): Promise<Principal> {
+  const row = await findLiveSession(db, rawId, now);
+  if (!row) throw unauthorized('Your session has ended. Sign in again.');
+  return {
+    userId: row.user_id,
+    keyKind: 'session',
+    keyId: null,
+    keyPrefix: null,
+    session: row,
     organizationId: null,
     organizationName: null,
     roleId: null,
@@ -92,7 +123,7 @@ function requireKeyPermission(principal: Principal, permission: Permission): voi
 }
 
 /**
- * Organization-path operations. A personal key acts as the person: their current role in the
+ * Organization-path operations. A personal key (or a session) acts as the person: their current role in the
  * organization of the path decides. An organization key acts only in its own organization (any other is
  * not found, even where the person is Owner) with its member's current role. Not a member → 404
  * (existence is not revealed); a role without the permission → 403.
@@ -110,7 +141,7 @@ async function requireOrgPermission(db: Conn, principal: Principal, organization
 
 /** Account operations act on the person's account: an organization key must not (a leaked one would delete the account). */
 function requirePersonalKey(principal: Principal): void {
-  if (principal.keyKind !== 'personal') {
+  if (principal.keyKind === 'organization') {
     throw forbidden('This changes your account: use your personal API key, not an organization key.');
   }
 }

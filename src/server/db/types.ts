@@ -4,6 +4,7 @@ import type { CustomEndpointTables } from '../modules/custom-endpoints/tables.ts
 import type { Generated } from 'kysely';
 import type { InvitesTables } from '../modules/invites/tables.ts';
 import type { TilesTables } from '../modules/tiles/tables.ts';
+import type { SessionsTables } from '../modules/sessions/tables.ts';
 
 /**
  * Database row types. They never leave src/server: routes map them to the shared schemas.
@@ -27,6 +28,8 @@ export interface UserTable {
   monthly_spending_cap_micros: number | null;
   /** 1 for instance administrators (who may create other people's accounts). */
   is_admin: Generated<number>;
+  /** When the person last proved the address by opening a sign-in link sent to it; null = never. */
+  email_verified_at: Generated<string | null>;
   created_at: string;
   updated_at: string;
 }
@@ -116,4 +119,4 @@ export interface CoreTables {
 }
 
 /** Each feature module adds its tables by extending this interface with its own `…Tables`. */
-export interface Database extends CoreTables, TilesTables, InvitesTables, CustomEndpointTables, ProjectsTables, AssistantsTables {}
+export interface Database extends CoreTables, SessionsTables, TilesTables, InvitesTables, CustomEndpointTables, ProjectsTables, AssistantsTables {}

@@ -3,7 +3,9 @@ import type { FastifyInstance } from 'fastify';
 
 /**
  * CORS for configured origins only (ROSTER_CORS_ORIGINS), by @fastify/cors: a dashboard served elsewhere
- * may call this API with a bearer key. No cookies are used, so credentials are never allowed. A preflight
+ * may call this API with a bearer key. The session cookie is for the dashboard on this origin only:
+ * credentials are never allowed cross-origin, and X-Roster-CSRF is not an allowed header, so no other
+ * origin's script can make a cookie request that passes the CSRF check (auth/session-cookie.ts). A preflight
  * (OPTIONS under /v0/) from any other origin is refused with 403; other requests from it simply get no
  * CORS headers. Install it after the security headers: a preflight is answered from this hook.
  */

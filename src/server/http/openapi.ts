@@ -109,8 +109,20 @@ export function buildOpenApi(operations: readonly AnyOperation[], version: strin
         'Assistant, project and organization management. Operations marked x-extension go beyond the 20 operations of the service specification; the dashboard needs them.',
     },
     servers: [{ url: '/' }],
-    components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'API key: rk_… (personal) or rko_… (organization)' } } },
-    security: [{ bearer: [] }],
+    components: {
+      securitySchemes: {
+        bearer: { type: 'http', scheme: 'bearer', description: 'API key: rk_… (personal) or rko_… (organization)' },
+        session: {
+          type: 'apiKey',
+          in: 'cookie',
+          name: 'roster_session',
+          description:
+            'Browser session from a sign-in link (`__Host-roster_session` over HTTPS); acts as the personal key. Requests other than GET/HEAD need a same-origin Origin and `X-Roster-CSRF: 1`.',
+        },
+      },
+    },
+    // Either one: a bearer key, or the session cookie.
+    security: [{ bearer: [] }, { session: [] }],
     paths,
   };
 }

@@ -3,24 +3,25 @@ import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
 import type { FastifyReply } from 'fastify';
 import type { Deps } from '../deps.ts';
+import { SIGN_IN_LINKS_PER_ADDRESS_PER_HOUR, SIGN_IN_LINKS_PER_CLIENT_PER_HOUR } from '../../shared/sessions.ts';
 import { tooManyRequests } from './errors.ts';
 
 /** Counts hits in fixed windows; returns the count including this hit. */
 interface HitStore {
-  hit(bucket: string, windowStart: number): Promise<number>;
+  hit(bucket: string, windowStart: number, windowMs: number): Promise<number>;
 }
 
-/** One process (SQLite deployments): counters in memory, old windows dropped as time moves on. */
+/** One process (SQLite deployments): counters in memory per window length, old windows dropped as time moves on. */
 class MemoryStore implements HitStore {
-  private windowStart = 0;
-  private counts = new Map<string, number>();
-  async hit(bucket: string, windowStart: number): Promise<number> {
-    if (windowStart !== this.windowStart) {
-      this.windowStart = windowStart;
-      this.counts.clear();
+  private windows = new Map<number, { start: number; counts: Map<string, number> }>();
+  async hit(bucket: string, windowStart: number, windowMs: number): Promise<number> {
+    let window = this.windows.get(windowMs);
+    if (!window || window.start !== windowStart) {
+      window = { start: windowStart, counts: new Map() };
+      this.windows.set(windowMs, window);
     }
-    const count = (this.counts.get(bucket) ?? 0) + 1;
-    this.counts.set(bucket, count);
+    const count = (window.counts.get(bucket) ?? 0) + 1;
+    window.counts.set(bucket, count);
     return count;
   }
 }
@@ -29,7 +30,7 @@ class MemoryStore implements HitStore {
 class SqlStore implements HitStore {
   private lastPrune = 0;
   constructor(private readonly deps: Deps) {}
-  async hit(bucket: string, windowStart: number): Promise<number> {
+  async hit(bucket: string, windowStart: number, windowMs: number): Promise<number> {
     const { db } = this.deps;
     const row = await db
       .insertInto('rate_limit_hits')
@@ -37,41 +38,71 @@ class SqlStore implements HitStore {
       .onConflict((oc) => oc.columns(['bucket', 'window_start']).doUpdateSet({ count: sql`rate_limit_hits.count + 1` }))
       .returning('count')
       .executeTakeFirstOrThrow();
-    if (windowStart !== this.lastPrune) {
-      this.lastPrune = windowStart;
-      await db.deleteFrom('rate_limit_hits').where('window_start', '<', windowStart).execute();
+    // Rows of every window length share the table: only what has aged out of the longest window goes.
+    const now = this.deps.now().getTime();
+    if (now - this.lastPrune >= windowMs) {
+      this.lastPrune = now;
+      await db
+        .deleteFrom('rate_limit_hits')
+        .where('window_start', '<', now - LONGEST_WINDOW_MS)
+        .execute();
     }
     return Number(row.count);
   }
 }
 
+/**
+ * What is counted: requests per API key, per session, and per client address without a valid key (each
+ * limit from the configuration), and the sign-in links asked for, per recipient and per client address
+ * (a mail each: fixed hourly quotas).
+ */
+export type RateLimitPolicy = 'key' | 'session' | 'ip' | 'sign-in-link-address' | 'sign-in-link-client';
+
+interface PolicyRule {
+  limit: number;
+  windowSeconds: number;
+  /** What the 429 says the limit is for. */
+  what: string;
+  /** Whether the answer carries the RateLimit headers (the request limits; not the mail quotas). */
+  headers: boolean;
+}
+
+const HOUR_SECONDS = 3600;
+const LONGEST_WINDOW_MS = HOUR_SECONDS * 1000;
+
 export interface RateLimiter {
-  /** Counts one request of `who`; sets the RateLimit headers, or throws 429 with Retry-After. */
-  consume(kind: 'key' | 'ip', who: string, reply: FastifyReply): Promise<void>;
+  /** Counts one hit of `who` under a policy; sets the RateLimit headers, or throws 429 with Retry-After. */
+  consume(policy: RateLimitPolicy, who: string, reply: FastifyReply): Promise<void>;
 }
 
 export function createRateLimiter(deps: Deps): RateLimiter {
   const { perKey, perIp, windowSeconds } = deps.config.rateLimit;
+  const rules: Record<RateLimitPolicy, PolicyRule> = {
+    key: { limit: perKey, windowSeconds, what: 'for this API key', headers: true },
+    session: { limit: perKey, windowSeconds, what: 'for this session', headers: true },
+    ip: { limit: perIp, windowSeconds, what: 'for requests without a valid API key from this address', headers: true },
+    'sign-in-link-address': { limit: SIGN_IN_LINKS_PER_ADDRESS_PER_HOUR, windowSeconds: HOUR_SECONDS, what: 'for sign-in links to this e-mail address', headers: false },
+    'sign-in-link-client': { limit: SIGN_IN_LINKS_PER_CLIENT_PER_HOUR, windowSeconds: HOUR_SECONDS, what: 'for sign-in links asked from this address', headers: false },
+  };
   const store: HitStore = deps.dialect === 'postgres' ? new SqlStore(deps) : new MemoryStore();
-  const windowMs = windowSeconds * 1000;
   return {
-    async consume(kind, who, reply) {
-      const limit = kind === 'key' ? perKey : perIp;
-      if (limit <= 0) return;
+    async consume(policy, who, reply) {
+      const rule = rules[policy];
+      if (rule.limit <= 0) return;
+      const windowMs = rule.windowSeconds * 1000;
       const now = deps.now().getTime();
       const windowStart = Math.floor(now / windowMs) * windowMs;
-      // Buckets never hold a raw key or address.
-      const bucket = `${kind}:${createHash('sha256').update(who).digest('base64url').slice(0, 22)}`;
-      const count = await store.hit(bucket, windowStart);
+      // Buckets never hold a raw key, address or e-mail.
+      const bucket = `${policy}:${createHash('sha256').update(who).digest('base64url').slice(0, 22)}`;
+      const count = await store.hit(bucket, windowStart, windowMs);
       const reset = Math.max(1, Math.ceil((windowStart + windowMs - now) / 1000));
-      const policy = kind === 'key' ? 'per-key' : 'per-ip';
-      reply.header('RateLimit-Policy', `"${policy}";q=${limit};w=${windowSeconds}`);
-      reply.header('RateLimit', `"${policy}";r=${Math.max(0, limit - count)};t=${reset}`);
-      if (count > limit) {
-        throw tooManyRequests(
-          `Too many requests: the limit is ${limit} per ${windowSeconds} s ${kind === 'key' ? 'for this API key' : 'for requests without a valid API key from this address'}. Retry in ${reset} s.`,
-          reset,
-        );
+      if (rule.headers) {
+        const name = `per-${policy}`;
+        reply.header('RateLimit-Policy', `"${name}";q=${rule.limit};w=${rule.windowSeconds}`);
+        reply.header('RateLimit', `"${name}";r=${Math.max(0, rule.limit - count)};t=${reset}`);
+      }
+      if (count > rule.limit) {
+        throw tooManyRequests(`Too many requests: the limit is ${rule.limit} per ${rule.windowSeconds} s ${rule.what}. Retry in ${reset} s.`, reset);
       }
     },
   };

@@ -1,9 +1,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AnyOperation, HandlerResult, ParsedBody, ParsedParams, ParsedQuery } from '../../shared/operation.ts';
-import { authenticate, authorize, type OrganizationAccess, type Principal } from '../auth/principal.ts';
+import { authenticate, authenticateSession, authorize, type OrganizationAccess, type Principal } from '../auth/principal.ts';
+import { checkSameOrigin, clearedSessionCookie, sessionCookieOf, setSessionCookie } from '../auth/session-cookie.ts';
+import { idleExpiryOf, touchSession } from '../auth/session-repository.ts';
 import type { Deps } from '../deps.ts';
 import { RawJson } from './raw-json.ts';
-import { badRequest } from './errors.ts';
+import { badRequest, HttpError } from './errors.ts';
 import { parseOr422 } from './validation.ts';
 import { canonicalJson } from '../canonical-json.ts';
 import { idempotencyKeyOf, IdempotentRequest, jsonFingerprint, NO_IDEMPOTENCY, sendReplay, type IdempotencyHooks } from './idempotency.ts';
@@ -29,16 +31,28 @@ export type Handler<O extends AnyOperation> = (ctx: HandlerContext<O>) => Promis
 export type RouteRegistry = AnyOperation[];
 
 /**
- * Authenticates and counts the request: against the key's limit when the key is valid, against the
- * address's limit when it is not (so guessing keys is throttled too).
+ * Authenticates and counts the request: a bearer key when the request has an Authorization header,
+ * otherwise the session cookie (which must pass the same-origin checks when the method could change
+ * something, and is renewed on use). Counted against the key's or session's limit when valid, against
+ * the address's limit when not (so guessing keys is throttled too).
  */
 async function authenticateLimited(deps: Deps, req: FastifyRequest, reply: FastifyReply): Promise<Principal> {
+  const cookie = req.headers.authorization === undefined ? sessionCookieOf(req, deps.config) : null;
   let principal: Principal;
   try {
-    principal = await authenticate(deps.db, req.headers.authorization);
+    principal = cookie === null ? await authenticate(deps.db, req.headers.authorization) : await authenticateSession(deps.db, cookie, deps.now());
   } catch (error) {
     await deps.rateLimiter.consume('ip', req.ip, reply);
+    if (cookie !== null && error instanceof HttpError)
+      throw new HttpError(error.status, error.detail, { ...error.headers, 'Set-Cookie': clearedSessionCookie(req, deps.config) }, error.extra);
     throw error;
+  }
+  if (principal.session) {
+    await deps.rateLimiter.consume('session', principal.session.id_hash, reply);
+    checkSameOrigin(req, deps.config);
+    const { row, renewed } = await touchSession(deps.db, principal.session, deps.now());
+    if (renewed) setSessionCookie(req, reply, deps.config, cookie!, (idleExpiryOf(row).getTime() - deps.now().getTime()) / 1000);
+    return { ...principal, session: row };
   }
   await deps.rateLimiter.consume('key', String(principal.keyId), reply);
   return principal;

@@ -9,6 +9,7 @@ import { organizationsRoutes } from './organizations/routes.ts';
 import { projectsRoutes } from './projects/routes.ts';
 import { customEndpointRoutes } from './custom-endpoints/routes.ts';
 import { filesRoutes } from './files/routes.ts';
+import { sessionsRoutes } from './sessions/routes.ts';
 import { systemRoutes } from './system/routes.ts';
 import { tilesRoutes } from './tiles/routes.ts';
 import { usersRoutes } from './users/routes.ts';
@@ -16,6 +17,7 @@ import { usersRoutes } from './users/routes.ts';
 /** Every feature module's routes. Add one line per module. */
 export async function registerModules(app: FastifyInstance): Promise<void> {
   await systemRoutes(app);
+  sessionsRoutes(app);
   usersRoutes(app);
   creditsRoutes(app);
   projectsRoutes(app);

@@ -9,6 +9,8 @@ import { toMicros } from '../modules/credits/repository.ts';
 import { insertMembership } from '../modules/organizations/repository.ts';
 import { createOrganization } from '../modules/organizations/service.ts';
 import { createAccount } from '../modules/account/service.ts';
+import { markEmailVerified } from '../modules/sessions/repository.ts';
+import { operatorSignInLink } from '../modules/sessions/service.ts';
 import { freshTestDatabase } from './test-database.ts';
 
 /** A clock tests can move: starts at the real time. */
@@ -54,7 +56,8 @@ export async function makeTestApp(overrides: Partial<Config> = {}, options: { sh
   // A shared app (one per describe, for suites of many small read-only cases) is closed by its owner.
   if (!options.shared) open.push({ app, drop: database.drop });
 
-  async function user(opts: { credits?: number; email?: string; first?: string; last?: string; admin?: boolean } = {}): Promise<TestUser> {
+  /** A user made by the CLI's path; `verified`: the address was proven by a sign-in link. */
+  async function user(opts: { credits?: number; email?: string; first?: string; last?: string; admin?: boolean; verified?: boolean } = {}): Promise<TestUser> {
     counter += 1;
     const email = opts.email ?? `user${counter}-${Date.now()}@example.com`;
     const { userId, apiKey } = await createAccount(
@@ -62,7 +65,32 @@ export async function makeTestApp(overrides: Partial<Config> = {}, options: { sh
       { email, firstName: opts.first ?? `First${counter}`, lastName: opts.last ?? 'Tester', creditsMicros: toMicros(opts.credits ?? 50), admin: opts.admin },
       clock.now(),
     );
+    if (opts.verified) await markEmailVerified(app.deps.db, userId, clock.now());
     return { userId, email, apiKey };
+  }
+
+  /** A one-time sign-in token for the address, as the mailed link carries it. */
+  async function signInToken(email: string): Promise<string> {
+    const { link } = await operatorSignInLink(app.deps, email);
+    return new URL(link).hash.replace(/^#token=/, '');
+  }
+
+  /**
+   * Signs in with a token as the dashboard's sign-in page does (same origin, CSRF header); returns the
+   * session cookie as a `Cookie` header value. `presented` is a cookie the browser already had.
+   */
+  async function signIn(token: string, presented?: string) {
+    const headers = { origin: app.deps.config.publicUrl, 'x-roster-csrf': '1', ...(presented ? { cookie: presented } : {}) };
+    const res = await request('POST', '/v0/sessions', { headers, json: { token } });
+    const setCookie = [res.headers['set-cookie'] ?? []].flat()[0];
+    return { res, cookie: setCookie ? setCookie.split(';')[0] : null };
+  }
+
+  /** A session for the user (signed in by link); returns its cookie. */
+  async function session(u: { email: string }): Promise<string> {
+    const { res, cookie } = await signIn(await signInToken(u.email));
+    if (res.statusCode !== 201 || !cookie) throw new Error(`sign-in failed: ${res.statusCode} ${res.body}`);
+    return cookie;
   }
 
   async function org(owner: TestUser, name = `Org ${++counter}`) {
@@ -76,13 +104,17 @@ export async function makeTestApp(overrides: Partial<Config> = {}, options: { sh
     return apiKey;
   }
 
-  /** app.inject with a bearer key and a JSON body. */
+  /**
+   * app.inject with a bearer key, or a session cookie sent the way the dashboard sends it (same origin,
+   * CSRF header; `headers` may override them), and a JSON body.
+   */
   function request(
     method: InjectOptions['method'],
     url: string,
-    opts: { key?: string; json?: unknown; headers?: Record<string, string>; payload?: InjectOptions['payload'] } = {},
+    opts: { key?: string; session?: string; json?: unknown; headers?: Record<string, string>; payload?: InjectOptions['payload'] } = {},
   ) {
-    const headers: Record<string, string> = { ...(opts.headers ?? {}) };
+    const dashboard: Record<string, string> = opts.session !== undefined ? { cookie: opts.session, origin: app.deps.config.publicUrl, 'x-roster-csrf': '1' } : {};
+    const headers: Record<string, string> = { ...dashboard, ...(opts.headers ?? {}) };
     if (opts.key) headers.authorization = `Bearer ${opts.key}`;
     return app.inject({
       method,
@@ -93,6 +125,6 @@ export async function makeTestApp(overrides: Partial<Config> = {}, options: { sh
     });
   }
 
-  return { app, db: app.deps.db, clock, dataDir, user, org, member, request, close };
+  return { app, db: app.deps.db, clock, dataDir, user, org, member, request, signInToken, signIn, session, close };
 }
 export type TestApp = Awaited<ReturnType<typeof makeTestApp>>;

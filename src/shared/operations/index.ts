@@ -8,6 +8,7 @@ import * as invites from './invites.ts';
 import * as logs from './logs.ts';
 import * as organizations from './organizations.ts';
 import * as projects from './projects.ts';
+import * as sessions from './sessions.ts';
 import * as system from './system.ts';
 import * as tiles from './tiles.ts';
 import * as users from './users.ts';
@@ -16,6 +17,7 @@ import * as voices from './voices.ts';
 /** The operation modules by file name (the dashboard's build serves each as plain method + path: vite.config.ts). */
 export const OPERATION_MODULES = {
   system,
+  sessions,
   users,
   credits,
   projects,

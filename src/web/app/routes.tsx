@@ -1,7 +1,7 @@
 import type { QueryKey } from '@tanstack/react-query';
 import type { ComponentType } from 'react';
 import type { LoaderFunctionArgs, RouteObject } from 'react-router';
-import { PAGES, SHELL, SIGN_IN_PAGE, type PageModule, type PagePath } from '../../shared/pages.ts';
+import { PAGES, SHELL, SIGN_IN_LINK_PAGE, SIGN_IN_PAGE, type PageModule, type PagePath } from '../../shared/pages.ts';
 import { assistantQueries } from '../data/assistants.ts';
 import { contextFilterOf, contextQueries } from '../data/contexts.ts';
 import { creditQueries } from '../data/credits.ts';
@@ -10,7 +10,7 @@ import { memberQueries } from '../data/members.ts';
 import { organizationQueries } from '../data/organizations.ts';
 import { projectQueries } from '../data/projects.ts';
 import { queryClient } from '../lib/query-client.ts';
-import { sessionStore } from '../lib/session.ts';
+import { isSignedIn, sessionStore } from '../lib/session.ts';
 import { meQuery } from '../data/account.ts';
 import { RouteError } from './route-error.tsx';
 import { NotFoundPage } from './not-found-page.tsx';
@@ -29,8 +29,8 @@ type Query = { queryKey: QueryKey };
 function prefetching(start: (args: LoaderFunctionArgs) => void): Pick<RouteObject, 'loader' | 'shouldRevalidate'> {
   return {
     loader: (args) => {
-      // Without a key the layout sends the visitor to sign-in: there is nothing to ask for.
-      if (sessionStore.get().key) start(args);
+      // Signed out, the layout sends the visitor to sign-in: there is nothing to ask for.
+      if (isSignedIn(sessionStore.get())) start(args);
       return null;
     },
     shouldRevalidate: ({ currentUrl, nextUrl }) => currentUrl.pathname !== nextUrl.pathname,
@@ -100,6 +100,12 @@ export const routes: RouteObject[] = [
   {
     path: '/sign-in',
     lazy: lazyPage(SIGN_IN_PAGE),
+    errorElement: <RouteError />,
+    hydrateFallbackElement: null,
+  },
+  {
+    path: '/sign-in/link',
+    lazy: lazyPage(SIGN_IN_LINK_PAGE),
     errorElement: <RouteError />,
     hydrateFallbackElement: null,
   },

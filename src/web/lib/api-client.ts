@@ -1,4 +1,5 @@
 import { fillPath, type AnyOperation, type BodyOf, type ParamsOf, type QueryOf, type ResponseOf } from '../../shared/operation.ts';
+import { CSRF_HEADER } from '../../shared/csrf.ts';
 import { sessionStore } from './session.ts';
 
 /** A non-2xx answer, or no answer at all (status 0). `detail` is always a sentence fit to show. */
@@ -45,6 +46,8 @@ interface RequestOptions {
   signal?: AbortSignal;
   /** Use this key instead of the session's active one (sign-in check, accepting with another key). */
   key?: string;
+  /** Send the session cookie even when the dashboard is not (yet) signed in by it (sign-in link, start-up check). */
+  cookie?: boolean;
   apiBase?: string;
 }
 
@@ -55,16 +58,38 @@ export function apiUrl(path: string, query?: Query, apiBase = sessionStore.get()
   return `${apiBase}${path}${qs ? `?${qs}` : ''}`;
 }
 
-/** A 401 for the session's active key ends the session; late answers for an older key change nothing. */
-function handleUnauthorized(status: number, usedKey: string | null | undefined, detail: string) {
-  if (status !== 401 || !usedKey || usedKey !== sessionStore.get().key) return;
-  sessionStore.signOut(detail === 'Invalid API key.' ? 'Your API key is no longer valid. Sign in again.' : 'Please sign in.');
+/**
+ * How a request proves who it is: a bearer key, or (same origin only) the session cookie with the header
+ * that tells the server the dashboard sent it (CSRF: SECURITY.md). No secret is in JavaScript for the latter.
+ */
+function credentialsFor(options: { key?: string; cookie?: boolean; apiBase?: string }): { key: string | null; cookie: boolean } {
+  const state = sessionStore.get();
+  const sameOrigin = (options.apiBase ?? state.apiBase) === '';
+  if (options.key) return { key: options.key, cookie: false };
+  if (options.cookie) return { key: null, cookie: sameOrigin };
+  if (state.key) return { key: state.key, cookie: false };
+  return { key: null, cookie: state.cookie && sameOrigin };
+}
+
+/** A 401 for what the dashboard is signed in with ends that sign-in; late answers for an older key change nothing. */
+function handleUnauthorized(status: number, used: { key: string | null; cookie: boolean }, detail: string) {
+  if (status !== 401) return;
+  const state = sessionStore.get();
+  if (used.key && used.key === state.key && state.cookie) {
+    // An organization key held beside the session (removed from the organization, key revoked): back to the personal workspace.
+    sessionStore.dropKey(used.key);
+  } else if (used.key && used.key === state.key) {
+    sessionStore.signOut(detail === 'Invalid API key.' ? 'Your API key is no longer valid. Sign in again.' : 'Please sign in.');
+  } else if (used.cookie && state.cookie && !state.key) {
+    sessionStore.signOut('Your session has ended. Sign in again.');
+  }
 }
 
 async function request<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
-  const key = options.key ?? sessionStore.get().key;
+  const used = credentialsFor(options);
   const headers: Record<string, string> = { Accept: 'application/json' };
-  if (key) headers.Authorization = `Bearer ${key}`;
+  if (used.key) headers.Authorization = `Bearer ${used.key}`;
+  if (used.cookie) headers[CSRF_HEADER] = '1';
   if (options.body !== undefined) headers['Content-Type'] = 'application/json';
   let response: Response;
   try {
@@ -73,7 +98,7 @@ async function request<T>(method: string, path: string, options: RequestOptions 
       headers,
       body: options.body === undefined ? undefined : JSON.stringify(options.body),
       signal: options.signal,
-      credentials: 'omit',
+      credentials: used.cookie ? 'same-origin' : 'omit',
       referrerPolicy: 'no-referrer',
     });
   } catch (error) {
@@ -91,7 +116,7 @@ async function request<T>(method: string, path: string, options: RequestOptions 
   }
   if (!response.ok) {
     const error = toApiError(response.status, body);
-    if (!options.key) handleUnauthorized(response.status, key, error.detail);
+    if (!options.key && options.cookie === undefined) handleUnauthorized(response.status, used, error.detail);
     throw error;
   }
   return body as T;
@@ -104,6 +129,8 @@ export type CallOptions<O extends AnyOperation> = (ParamsOf<O> extends undefined
     signal?: AbortSignal;
     /** Use this key instead of the session's active one (sign-in check, accepting with another key). */
     key?: string;
+    /** Send the session cookie even when not signed in by it (sign-in link, start-up check). */
+    cookie?: boolean;
     apiBase?: string;
   };
 
@@ -128,11 +155,13 @@ export interface UploadOptions<O extends AnyOperation> {
 
 /** Multipart upload with real progress (fetch cannot report upload progress; XMLHttpRequest can). */
 export function upload<O extends AnyOperation>(op: O, form: FormData, options: UploadOptions<O> = {}): Promise<ResponseOf<O>> {
-  const { key } = sessionStore.get();
+  const used = credentialsFor({});
   return new Promise<ResponseOf<O>>((resolve, reject) => {
     const xhr = new XMLHttpRequest();
     xhr.open(op.method, apiUrl(fillPath(op.path, options.params as Record<string, unknown> | undefined), options.query));
-    if (key) xhr.setRequestHeader('Authorization', `Bearer ${key}`);
+    // Same-origin XHR sends the cookie by itself; the header is what it needs besides.
+    if (used.key) xhr.setRequestHeader('Authorization', `Bearer ${used.key}`);
+    if (used.cookie) xhr.setRequestHeader(CSRF_HEADER, '1');
     xhr.setRequestHeader('Accept', 'application/json');
     xhr.responseType = 'text';
     xhr.upload.onprogress = (event) => {
@@ -150,7 +179,7 @@ export function upload<O extends AnyOperation>(op: O, form: FormData, options: U
         resolve(body as ResponseOf<O>);
       } else {
         const error = toApiError(xhr.status, body);
-        handleUnauthorized(xhr.status, key, error.detail);
+        handleUnauthorized(xhr.status, used, error.detail);
         reject(error);
       }
     };

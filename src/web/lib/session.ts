@@ -1,9 +1,10 @@
 import { createContext, useContext, useSyncExternalStore } from 'react';
 
 /**
- * Who the dashboard acts as. Keys live in memory and sessionStorage only (never localStorage, never a
- * URL the app sends): closing the tab forgets them. Several keys may be held (personal + organizations);
- * one is active.
+ * Who the dashboard acts as: either the browser's session cookie (signed in by e-mail link: HttpOnly, so
+ * no secret is in JavaScript at all, and every tab shares it), or API keys. Keys live in memory and
+ * sessionStorage only (never localStorage, never a URL the app sends): closing the tab forgets them.
+ * Several keys may be held (personal + organizations); one is active.
  */
 export interface SessionKey {
   key: string;
@@ -15,12 +16,17 @@ export interface SessionState {
   apiBase: string;
   key: string | null;
   keys: SessionKey[];
+  /** Signed in by the session cookie (same origin only); `key` is then null. */
+  cookie: boolean;
   /** Why the last session ended (shown on the sign-in screen). */
   endedBecause: string | null;
 }
 
 const STORAGE_KEY = 'roster.session';
-const empty: SessionState = { apiBase: '', key: null, keys: [], endedBecause: null };
+const empty: SessionState = { apiBase: '', key: null, keys: [], cookie: false, endedBecause: null };
+
+/** Whether the dashboard is signed in at all (by a key or by the session cookie). */
+export const isSignedIn = (s: SessionState) => s.key !== null || s.cookie;
 
 function load(): SessionState {
   try {
@@ -31,6 +37,7 @@ function load(): SessionState {
       apiBase: typeof parsed.apiBase === 'string' ? parsed.apiBase : '',
       key: typeof parsed.key === 'string' ? parsed.key : null,
       keys: Array.isArray(parsed.keys) ? parsed.keys.filter((k) => typeof k?.key === 'string') : [],
+      cookie: parsed.cookie === true,
       endedBecause: null,
     };
   } catch {
@@ -44,14 +51,15 @@ const switchListeners = new Set<() => void>();
 
 function set(next: SessionState) {
   state = next;
-  const { apiBase, key, keys } = next;
-  if (key) sessionStorage.setItem(STORAGE_KEY, JSON.stringify({ apiBase, key, keys }));
+  const { apiBase, key, keys, cookie } = next;
+  // In cookie mode only the fact is kept (the cookie itself is out of JavaScript's reach).
+  if (isSignedIn(next)) sessionStorage.setItem(STORAGE_KEY, JSON.stringify({ apiBase, key, keys, cookie }));
   else sessionStorage.removeItem(STORAGE_KEY);
   listeners.forEach((l) => l());
 }
 
 function activate(next: SessionState) {
-  const changed = next.key !== state.key || next.apiBase !== state.apiBase;
+  const changed = next.key !== state.key || next.apiBase !== state.apiBase || next.cookie !== state.cookie;
   set(next);
   // Cached data belongs to the previous key's workspace.
   if (changed) switchListeners.forEach((l) => l());
@@ -69,12 +77,28 @@ export const sessionStore = {
     return () => switchListeners.delete(listener);
   },
   signIn(key: string, apiBase: string, label = 'Personal') {
-    activate({ apiBase: normalizeBase(apiBase), key, keys: [{ key, label }], endedBecause: null });
+    activate({ apiBase: normalizeBase(apiBase), key, keys: [{ key, label }], cookie: false, endedBecause: null });
+  },
+  /** Signed in by the session cookie this origin's server set (sign-in link, or found at start-up). */
+  signInWithCookie() {
+    activate({ ...empty, cookie: true });
   },
   /** Adds a key the session may switch to (e.g. a new organization key) without activating it. */
   addKey(key: string, label: string) {
     const keys = [...state.keys.filter((k) => k.key !== key), { key, label }];
     set({ ...state, keys });
+  },
+  /**
+   * Forgets a held key that stopped working while the session cookie still signs the browser in: the
+   * dashboard goes back to the person's own workspace instead of signing out.
+   */
+  dropKey(key: string) {
+    if (!state.cookie) return;
+    activate({ ...state, key: state.key === key ? null : state.key, keys: state.keys.filter((k) => k.key !== key) });
+  },
+  /** Back to the session cookie's personal workspace from a held organization key. */
+  switchToCookie() {
+    if (state.cookie) activate({ ...state, key: null });
   },
   switchKey(key: string) {
     if (!state.keys.some((k) => k.key === key)) throw new Error('Unknown key');
@@ -101,7 +125,7 @@ export function normalizeBase(base: string): string {
  * route loaders read the store itself, which stays empty on the server. The browser never uses it (the
  * app is rendered afresh over the first screen, not hydrated).
  */
-export const SIGNED_IN_FRAME: SessionState = { apiBase: '', key: 'server-rendered-frame', keys: [], endedBecause: null };
+export const SIGNED_IN_FRAME: SessionState = { apiBase: '', key: 'server-rendered-frame', keys: [], cookie: false, endedBecause: null };
 export const ServerSession = createContext<SessionState>(empty);
 
 export function useSession() {
@@ -109,10 +133,13 @@ export function useSession() {
   const current = useSyncExternalStore(sessionStore.subscribe, sessionStore.get, () => server);
   return {
     ...current,
+    signedIn: isSignedIn(current),
     signIn: sessionStore.signIn,
+    signInWithCookie: sessionStore.signInWithCookie,
     signOut: sessionStore.signOut,
     addKey: sessionStore.addKey,
     switchKey: sessionStore.switchKey,
+    switchToCookie: sessionStore.switchToCookie,
   };
 }
 

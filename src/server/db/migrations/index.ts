@@ -10,6 +10,7 @@ import { rateLimitsMigration } from './2026-11-22-07-rate-limits.ts';
 import { idempotencyMigration } from './2026-11-22-08-idempotency.ts';
 import { creatorsSetNullMigration } from './2026-11-24-01-creators-set-null.ts';
 import { instanceAdminsMigration } from './2026-11-25-01-instance-admins.ts';
+import { sessionsMigration } from './2026-11-25-02-sessions.ts';
 import { logFieldsMigration } from './2026-11-25-03-log-fields.ts';
 
 /** Every migration in order. Names are dates: append new ones, never edit or reorder landed ones. */
@@ -25,6 +26,7 @@ export function allMigrations(dialect: Dialect): Record<string, Migration> {
     '2026-11-22-08-idempotency': idempotencyMigration,
     '2026-11-24-01-creators-set-null': creatorsSetNullMigration(dialect),
     '2026-11-25-01-instance-admins': instanceAdminsMigration,
+    '2026-11-25-02-sessions': sessionsMigration,
     '2026-11-25-03-log-fields': logFieldsMigration(dialect),
   };
 }

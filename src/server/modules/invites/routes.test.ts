@@ -12,7 +12,7 @@ const DAY = 86_400_000;
 async function setup(t: TestApp) {
   const owner = await t.user({ first: 'Olga', last: 'Owner' });
   const org = await t.org(owner, 'Acme');
-  const invitee = await t.user({ email: 'Invitee@Example.com' });
+  const invitee = await t.user({ email: 'Invitee@Example.com', verified: true });
   return { owner, org, invitee, url: `/v0/organizations/${org.organizationId}/invites` };
 }
 
@@ -208,6 +208,19 @@ describe('accept / decline / pending for me', () => {
     const reuse = await t.request('POST', `/v0/invites/${inv.token}/accept`, { key: s.invitee.apiKey });
     expect(reuse.statusCode).toBe(404);
     expect((await t.request('GET', '/v0/invites/pending', { key: s.invitee.apiKey })).json().invites).toEqual([]);
+  });
+
+  it('lists invites by address only once the address is proven by a sign-in link (security review, medium 4)', async () => {
+    const t = await makeTestApp();
+    const s = await setup(t);
+    // Someone registered under the invitee's address without ever opening a mail sent there.
+    const squatter = await t.user({ email: 'squatted@example.com' });
+    const inv = (await t.request('POST', s.url, { key: s.org.ownerKey, json: { email: squatter.email } })).json();
+    expect((await t.request('GET', '/v0/invites/pending', { key: squatter.apiKey })).json().invites).toEqual([]);
+    // The person who receives mail there signs in by link: the address is proven and the invite listed.
+    const cookie = await t.session(squatter);
+    expect((await t.request('GET', '/v0/invites/pending', { session: cookie })).json().invites).toEqual([{ ...inv, token: null }]);
+    expect((await t.request('GET', '/v0/invites/pending', { key: squatter.apiKey })).json().invites).toHaveLength(1);
   });
 
   it('concurrent accepts of one token create one membership', async () => {

@@ -116,10 +116,14 @@ async function emailOf(db: Conn, userId: string): Promise<string | null> {
   return (await findUser(db, userId))?.email?.toLowerCase() ?? null;
 }
 
-/** Pending invites addressed to the user's e-mail. */
+/**
+ * Pending invites addressed to the user's e-mail, once the person has proven that address (opened a
+ * sign-in link sent to it): an account merely registered under someone's address sees none of their
+ * invites (security review, medium 4). Accepting always takes the invite's token, which only the mailbox got.
+ */
 export async function invitesFor(db: Conn, userId: string, now: Date): Promise<Invite[]> {
-  const email = await emailOf(db, userId);
-  return email ? listInvitesFor(db, email, now) : [];
+  const user = await findUser(db, userId);
+  return user?.email && user.email_verified_at !== null ? listInvitesFor(db, user.email, now) : [];
 }
 
 /** The pending invite behind a token, for its addressee only: unknown or used → not found, expired → bad request, other address → forbidden. */

@@ -1,7 +1,11 @@
 import { Avatar, Menu, Skeleton, Text, UnstyledButton, VisuallyHidden } from '@mantine/core';
-import { IconLogout, IconUser } from '@tabler/icons-react';
+import { notifications } from '@mantine/notifications';
+import { IconDevices, IconLogout, IconUser } from '@tabler/icons-react';
 import { useNavigate } from 'react-router';
-import { sessionStore } from '../../lib/session.ts';
+import { sessionMutations } from '../../data/sessions.ts';
+import { errorMessage } from '../../lib/api-client.ts';
+import { useApiMutation } from '../../lib/mutation.ts';
+import { sessionStore, useSession } from '../../lib/session.ts';
 import { displayName, useMe } from '../../lib/use-me.ts';
 
 function initials(name: string): string {
@@ -15,7 +19,18 @@ function initials(name: string): string {
 
 export function UserMenu() {
   const me = useMe();
+  const { cookie } = useSession();
   const navigate = useNavigate();
+  const leave = (reason: string) => {
+    sessionStore.signOut(reason);
+    navigate('/sign-in', { replace: true });
+  };
+  const failed = (error: Error) => notifications.show({ color: 'red', message: `Could not sign out: ${errorMessage(error)}` });
+  const signOut = useApiMutation(sessionMutations.signOut, { onSuccess: () => leave('You signed out.'), onError: failed });
+  const everywhere = useApiMutation(sessionMutations.signOutEverywhere, {
+    onSuccess: (result) => leave(result.message),
+    onError: failed,
+  });
   if (me.isPending) return <Skeleton height={34} width={34} circle />;
   const name = me.data ? displayName(me.data) : 'Account';
   return (
@@ -38,13 +53,17 @@ export function UserMenu() {
         <Menu.Divider />
         <Menu.Item
           leftSection={<IconLogout size={16} aria-hidden />}
-          onClick={() => {
-            sessionStore.signOut('You signed out.');
-            navigate('/sign-in', { replace: true });
-          }}
+          // Signed in by e-mail link, the server ends the session (and clears its cookie in every tab); with
+          // a key, the tab forgets it.
+          onClick={() => (cookie ? signOut.mutate() : leave('You signed out.'))}
         >
           Sign out
         </Menu.Item>
+        {cookie && (
+          <Menu.Item leftSection={<IconDevices size={16} aria-hidden />} onClick={() => everywhere.mutate()}>
+            Sign out everywhere
+          </Menu.Item>
+        )}
       </Menu.Dropdown>
     </Menu>
   );

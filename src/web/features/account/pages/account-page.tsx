@@ -37,7 +37,8 @@ export function AccountPage() {
   }
   if (me.isError) return <ErrorAlert error={me.error} onRetry={() => void me.refetch()} />;
   const data = me.data;
-  const personal = data.key.kind === 'personal';
+  // A session acts as the person, like their personal key.
+  const personal = data.key.kind !== 'organization';
 
   return (
     <>
@@ -72,9 +73,17 @@ export function AccountPage() {
           <SpendingLimitSection personalKey={personal} />
         </Section>
 
-        <Section title="API key" id="account-key" description="The key this session uses. Roster stores only its hash; the full key exists only in this browser tab.">
+        <Section
+          title="API key"
+          id="account-key"
+          description={
+            data.key.prefix === null
+              ? 'Signed in by e-mail link: this browser holds a session cookie that scripts cannot read, and no key.'
+              : 'The key this session uses. Roster stores only its hash; the full key exists only in this browser tab.'
+          }
+        >
           <Group gap="xs">
-            <Code>{data.key.prefix}…</Code>
+            {data.key.prefix !== null && <Code>{data.key.prefix}…</Code>}
             {key && (
               <CopyButton value={key}>
                 {({ copied, copy }) => (

@@ -37,6 +37,16 @@ export function WorkspaceSwitcher() {
         </Menu.Target>
         <Menu.Dropdown>
           <Menu.Label>Workspaces in this session</Menu.Label>
+          {session.cookie && (
+            // Signed in by e-mail link: the personal workspace is the session cookie's, not a held key.
+            <Menu.Item
+              leftSection={<IconUser size={16} aria-hidden />}
+              rightSection={!session.key ? <IconCheck size={16} aria-label="current" /> : null}
+              onClick={() => session.key && session.switchToCookie()}
+            >
+              Personal workspace
+            </Menu.Item>
+          )}
           {session.keys.map((k) => {
             const active = k.key === session.key;
             const isOrg = k.key.startsWith('rko_');

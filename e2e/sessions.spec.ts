@@ -1,0 +1,111 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { checkA11y, expect, test } from './fixtures.ts';
+
+/** The sign-in link of the newest mail to `to` the server wrote to its outbox directory (no SMTP in e2e). */
+async function linkMailedTo(to: string): Promise<string> {
+  const dir = path.join(process.env.E2E_DATA_DIR!, 'mail');
+  let link: string | null = null;
+  await expect
+    .poll(
+      () => {
+        const files = fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => f.endsWith('.eml')) : [];
+        for (const file of files.sort().reverse()) {
+          // Quoted-printable: soft line breaks and the encoded "=".
+          const mail = fs
+            .readFileSync(path.join(dir, file), 'utf8')
+            .replace(/=\r?\n/g, '')
+            .replace(/=3D/g, '=');
+          if (!mail.includes(`To: ${to}`)) continue;
+          link = /https?:\/\/\S+\/sign-in\/link#token=[\w-]+/.exec(mail)?.[0] ?? null;
+          if (link) return true;
+        }
+        return false;
+      },
+      { timeout: 20_000, message: `a sign-in mail to ${to} in ${dir}` },
+    )
+    .toBe(true);
+  return link!;
+}
+
+test.describe('signing in by e-mail link', () => {
+  test('the mailed link signs the browser in, every new tab is signed in, and no secret is in JavaScript', async ({ page, context, roster }) => {
+    const user = await roster.createUser({ name: 'Barbara Liskov' });
+    await page.goto('/sign-in');
+    await expect(page.getByRole('heading', { name: 'Sign in to Roster' })).toBeVisible();
+    await checkA11y(page);
+    await page.getByLabel('E-mail address').fill(user.email);
+    await page.getByRole('button', { name: 'E-mail me a sign-in link' }).click();
+    await expect(page.getByText(`If ${user.email} can sign in here, a link is on its way`)).toBeVisible();
+
+    const link = await linkMailedTo(user.email);
+    await page.goto(link);
+    await expect(page.getByRole('heading', { level: 1, name: 'Welcome, Barbara' })).toBeVisible({ timeout: 20_000 });
+    // The token left the address bar, and the browser holds no key or token where scripts can read it.
+    await expect(page).toHaveURL((url) => url.pathname === '/' && url.hash === '');
+    const token = new URL(link).hash.slice('#token='.length);
+    const stored = await page.evaluate(() => JSON.stringify({ local: { ...localStorage }, session: { ...sessionStorage }, cookie: document.cookie }));
+    expect(stored).not.toContain(token);
+    expect(stored).not.toMatch(/rk_|roster_session/);
+    const cookies = await context.cookies();
+    expect(cookies.find((c) => c.name === 'roster_session')).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/' });
+
+    // A second tab (an address typed, a link opened in a new tab) is signed in by the same session.
+    const second = await context.newPage();
+    await second.goto('/projects');
+    await expect(second.getByRole('button', { name: 'Account menu for Barbara Liskov' })).toBeVisible({ timeout: 20_000 });
+    await expect(second).toHaveURL(/\/projects$/);
+    await expect(second.getByRole('heading', { level: 1, name: 'Projects' })).toBeVisible();
+
+    // The link works once.
+    const third = await context.newPage();
+    await third.goto(link);
+    await expect(third.getByText(/already used/)).toBeVisible();
+    await third.close();
+
+    // Sign out everywhere: this tab goes to sign-in, and the other tab's next request finds the session gone.
+    await page.getByRole('button', { name: 'Account menu for Barbara Liskov' }).click();
+    await page.getByRole('menuitem', { name: 'Sign out everywhere' }).click();
+    await expect(page).toHaveURL(/\/sign-in$/);
+    await expect(page.getByText(/Signed out of 1 session/)).toBeVisible();
+    await second.reload();
+    await expect(second).toHaveURL(/\/sign-in\?next=%2Fprojects$/);
+  });
+
+  test('sign out ends the session for every tab of the browser', async ({ page, context, roster }) => {
+    const user = await roster.createUser({ name: 'Frances Allen' });
+    await page.goto('/sign-in');
+    await page.getByLabel('E-mail address').fill(user.email);
+    await page.getByRole('button', { name: 'E-mail me a sign-in link' }).click();
+    await page.goto(await linkMailedTo(user.email));
+    await expect(page.getByRole('button', { name: 'Account menu for Frances Allen' })).toBeVisible({ timeout: 20_000 });
+    await page.getByRole('button', { name: 'Account menu for Frances Allen' }).click();
+    await page.getByRole('menuitem', { name: 'Sign out', exact: true }).click();
+    await expect(page).toHaveURL(/\/sign-in$/);
+    const other = await context.newPage();
+    await other.goto('/');
+    await expect(other).toHaveURL(/\/sign-in$/);
+  });
+
+  test('an organization key held beside the session that stops working leads back to the personal workspace, still signed in', async ({ page, roster }) => {
+    const user = await roster.createUser({ name: 'Radia Perlman' });
+    await page.goto('/sign-in');
+    await page.getByLabel('E-mail address').fill(user.email);
+    await page.getByRole('button', { name: 'E-mail me a sign-in link' }).click();
+    await page.goto(await linkMailedTo(user.email));
+    await expect(page.getByRole('button', { name: 'Account menu for Radia Perlman' })).toBeVisible({ timeout: 20_000 });
+
+    await page.getByRole('button', { name: /switch workspace/ }).click();
+    await page.getByRole('menuitem', { name: 'Create organization' }).click();
+    await page.getByLabel('Organization name').fill('Spanning Trees');
+    await page.getByRole('button', { name: 'Create', exact: true }).click();
+    await page.getByRole('button', { name: 'Switch to Spanning Trees' }).click();
+    await expect(page.getByRole('banner').getByText('Spanning Trees · Owner')).toBeVisible();
+
+    // Every key of the person is revoked (a leak): the organization key this tab holds stops working.
+    await roster.revokeAllKeys(user.email);
+    await page.reload();
+    await expect(page.getByRole('banner').getByText('Personal workspace')).toBeVisible({ timeout: 20_000 });
+    await expect(page.getByRole('button', { name: 'Account menu for Radia Perlman' })).toBeVisible();
+  });
+});

@@ -1,0 +1,80 @@
+import { SESSION_ABSOLUTE_DAYS, SESSION_IDLE_DAYS } from '../../shared/sessions.ts';
+import type { Conn } from '../db/connection.ts';
+import { runPrepared } from '../db/prepared.ts';
+import { generateToken, hashApiKey } from './keys.ts';
+
+// Session rows (modules/sessions/tables.ts): the authentication of every cookie request reads one, so
+// they live next to the key lookup rather than in the sessions module.
+
+const DAY = 86_400_000;
+/** `last_used_at` is written at most this often (one write a minute per session, not one per request). */
+export const SESSION_TOUCH_MS = 60_000;
+
+export interface SessionRow {
+  id_hash: string;
+  user_id: string;
+  created_at: string;
+  last_used_at: string;
+  expires_at: string;
+}
+
+/** When a session ends if it is not used again: idle expiry, never past the absolute one. */
+export function idleExpiryOf(row: Pick<SessionRow, 'last_used_at' | 'expires_at'>): Date {
+  return new Date(Math.min(new Date(row.last_used_at).getTime() + SESSION_IDLE_DAYS * DAY, new Date(row.expires_at).getTime()));
+}
+
+/** Starts a session for the user; returns the raw id (the cookie's value: it exists nowhere else). */
+export async function insertSession(db: Conn, userId: string, now: Date): Promise<{ rawId: string; row: SessionRow }> {
+  const { raw, hash } = generateToken();
+  const at = now.toISOString();
+  const row: SessionRow = {
+    id_hash: hash,
+    user_id: userId,
+    created_at: at,
+    last_used_at: at,
+    expires_at: new Date(now.getTime() + SESSION_ABSOLUTE_DAYS * DAY).toISOString(),
+  };
+  await db.insertInto('sessions').values(row).execute();
+  return { rawId: raw, row };
+}
+
+const sessionLookup = (db: Conn) => db.selectFrom('sessions').select(['id_hash', 'user_id', 'created_at', 'last_used_at', 'expires_at']).where('id_hash', '=', '?');
+
+/** The live session behind a raw id; an ended one is deleted and reads as none. */
+export async function findLiveSession(db: Conn, rawId: string, now: Date): Promise<SessionRow | null> {
+  const [row] = await runPrepared(db, 'session', sessionLookup, [hashApiKey(rawId)]);
+  if (!row) return null;
+  if (idleExpiryOf(row).getTime() <= now.getTime()) {
+    await deleteSession(db, row.id_hash);
+    return null;
+  }
+  return row;
+}
+
+/** Renews a session's idle expiry when its last write is a minute old; returns the row as it now is. */
+export async function touchSession(db: Conn, row: SessionRow, now: Date): Promise<{ row: SessionRow; renewed: boolean }> {
+  if (now.getTime() - new Date(row.last_used_at).getTime() < SESSION_TOUCH_MS) return { row, renewed: false };
+  const at = now.toISOString();
+  await db.updateTable('sessions').set({ last_used_at: at }).where('id_hash', '=', row.id_hash).execute();
+  return { row: { ...row, last_used_at: at }, renewed: true };
+}
+
+export async function deleteSession(db: Conn, idHash: string): Promise<void> {
+  await db.deleteFrom('sessions').where('id_hash', '=', idHash).execute();
+}
+
+/** Ends every session of the user; returns how many were live. */
+export async function deleteSessionsOf(db: Conn, userId: string, now: Date): Promise<number> {
+  const rows = await db.deleteFrom('sessions').where('user_id', '=', userId).returning(['last_used_at', 'expires_at']).execute();
+  return rows.filter((r) => idleExpiryOf(r).getTime() > now.getTime()).length;
+}
+
+/** Drops the user's ended sessions (at each sign-in: rows do not pile up for people who never sign out). */
+export async function deleteEndedSessionsOf(db: Conn, userId: string, now: Date): Promise<void> {
+  const idleCutoff = new Date(now.getTime() - SESSION_IDLE_DAYS * DAY).toISOString();
+  await db
+    .deleteFrom('sessions')
+    .where('user_id', '=', userId)
+    .where((eb) => eb.or([eb('expires_at', '<=', now.toISOString()), eb('last_used_at', '<=', idleCutoff)]))
+    .execute();
+}
