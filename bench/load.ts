@@ -15,9 +15,12 @@ export interface LoadSpec {
   url: string;
   method?: string;
   headers?: Record<string, string>;
+  /** `{n}` in the body becomes a number unique to each request (names that must not repeat). */
   body?: string;
   duration: number;
 }
+
+const UNIQUE = '{n}';
 
 export interface LoadResult {
   name: string;
@@ -66,7 +69,19 @@ async function wrk(name: string, spec: LoadSpec): Promise<LoadResult> {
   let script: string | null = null;
   if (spec.method && spec.method !== 'GET') {
     script = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'roster-wrk-')), 'request.lua');
-    fs.writeFileSync(script, `wrk.method = ${JSON.stringify(spec.method)}\nwrk.body = ${JSON.stringify(spec.body ?? '')}\n`);
+    const [before, after] = (spec.body ?? '').split(UNIQUE, 2);
+    const lua =
+      after === undefined
+        ? `wrk.body = ${JSON.stringify(before)}`
+        : // wrk runs a Lua state per thread: setup() numbers the threads, each numbers its own requests, and
+          // the run's own token keeps the warm-up's names apart from the measured run's.
+          [
+            'local threads = 0',
+            'function setup(thread) threads = threads + 1; thread:set("id", threads) end',
+            'local n = 0',
+            `request = function() n = n + 1; return wrk.format(nil, nil, nil, ${JSON.stringify(before)} .. "${Date.now()}-" .. id .. "-" .. n .. ${JSON.stringify(after)}) end`,
+          ].join('\n');
+    fs.writeFileSync(script, `wrk.method = ${JSON.stringify(spec.method)}\n${lua}\n`);
     args.push('-s', script);
   }
   args.push(spec.url);

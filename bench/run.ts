@@ -160,6 +160,7 @@ async function main() {
         loads.push(peer);
       }
 
+      let sessionCookie = '';
       const scenarios: { name: string; target: number; peerTarget?: number; setup?: () => Promise<void>; opts: Omit<LoadSpec, 'duration'> }[] = [
         { name: 'GET /v0/user/basic-info', target: 0.5, opts: { url: `${base}/v0/user/basic-info`, headers } },
         {
@@ -183,6 +184,35 @@ async function main() {
           target: 0.5,
           setup: () => many(200, (i) => api('POST', '/v0/assistant', { first_name: `Bench${i}`, surname: 'Bot' })),
           opts: { url: `${base}/v0/assistant`, headers },
+        },
+        {
+          name: 'GET /v0/user/basic-info (session cookie)',
+          target: 0.5,
+          setup: async () => {
+            sessionCookie = await signInCookie(base, dataDir);
+          },
+          // Read when the load starts, after the setup signed in.
+          get opts() {
+            return { url: `${base}/v0/user/basic-info`, headers: { cookie: sessionCookie } };
+          },
+        },
+        {
+          name: 'GET /v0/logs, filtered and sorted (of 10 000)',
+          target: 0.5,
+          setup: async () => {
+            await api('POST', '/v0/project', { name: 'bench-logs' });
+            const entries = Array.from({ length: 10_000 }, (_, i) => ({ score: (i % 1000) / 1000, tag: i % 3 ? 'xa' : 'b', n: i }));
+            await api('POST', '/v0/logs', { project_name: 'bench-logs', context: 'runs', entries });
+          },
+          opts: {
+            url: `${base}/v0/logs?project_name=bench-logs&context=runs&limit=20&filter=${encodeURIComponent("score > 0.5 and 'x' in tag")}&sorting=${encodeURIComponent('{"n": "descending"}')}`,
+            headers,
+          },
+        },
+        {
+          name: 'POST /v0/project',
+          target: 0.2,
+          opts: { url: `${base}/v0/project`, method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'load-{n}' }) },
         },
         {
           name: 'POST /v0/assistant',
@@ -265,6 +295,20 @@ async function main() {
   );
   console.log(`written to ${path.relative(root, file)}`);
   fs.rmSync(dataDir, { recursive: true, force: true });
+}
+
+/** Signs the bench user in as the dashboard does: a one-time link from the CLI, exchanged for the session cookie. */
+async function signInCookie(base: string, dataDir: string): Promise<string> {
+  const { link } = await cli<{ link: string }>(dataDir, 'login-link', '--email', 'bench@example.com');
+  const token = new URL(link).hash.replace(/^#token=/, '');
+  const res = await fetch(`${base}/v0/sessions`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: base, 'x-roster-csrf': '1' },
+    body: JSON.stringify({ token }),
+  });
+  const cookie = res.headers.get('set-cookie')?.split(';')[0];
+  if (!res.ok || !cookie) throw new Error(`sign-in answered ${res.status}`);
+  return cookie;
 }
 
 /** The platform's Python stack serving GET /v0/projects (20 projects), or null with the reason in `skipped`. */

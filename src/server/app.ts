@@ -9,6 +9,7 @@ import type { Config } from './config.ts';
 import { preparePrivateDir } from './data-dir.ts';
 import { redactUrl } from './http/redact.ts';
 import { openDatabase } from './db/connection.ts';
+import { listenForAuthChanges } from './auth/auth-listener.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import type { Deps } from './deps.ts';
 import { installErrorHandling } from './http/error-handler.ts';
@@ -98,7 +99,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.addHook('onRoute', (r) => {
     for (const method of [r.method].flat()) app.fastifyRoutes.push(`${method} ${r.url}`);
   });
-  app.addHook('onClose', async () => handle.close());
+  const stopListening = handle.dialect === 'postgres' ? await listenForAuthChanges(config.databaseUrl, handle.authEpoch, app.log) : null;
+  app.addHook('onClose', async () => {
+    await stopListening?.();
+    await handle.close();
+  });
 
   installJsonParser(app);
   installSecurityHeaders(app);

@@ -1,7 +1,8 @@
 import type { Access } from '../../shared/operation.ts';
 import type { Permission } from '../../shared/roles.ts';
 import { PERMISSIONS, roleById } from '../../shared/roles.ts';
-import type { Conn } from '../db/connection.ts';
+import { authEpochOf, type Conn } from '../db/connection.ts';
+import { AuthCache } from './auth-cache.ts';
 import { runPrepared } from '../db/prepared.ts';
 import { forbidden, notFound, unauthorized } from '../http/errors.ts';
 import { hashApiKey, type KeyKind } from './keys.ts';
@@ -49,11 +50,27 @@ const membershipLookup = (db: Conn) =>
     .where('m.organization_id', '=', 0)
     .where('m.user_id', '=', '');
 
+type KeyRow = Awaited<ReturnType<ReturnType<typeof keyLookup>['execute']>>[number];
+type MembershipRow = Awaited<ReturnType<ReturnType<typeof membershipLookup>['execute']>>[number];
+
+/**
+ * The two reads of every authenticated request, cached per database while nothing they depend on has
+ * changed (auth-cache.ts: any write to keys, memberships, organizations or users, here or in another
+ * process, and at most 5 s).
+ */
+const caches = new WeakMap<Conn, { keys: AuthCache<KeyRow | undefined>; memberships: AuthCache<MembershipRow | undefined> }>();
+function cachesOf(db: Conn) {
+  let found = caches.get(db);
+  if (!found) caches.set(db, (found = { keys: new AuthCache(authEpochOf(db)), memberships: new AuthCache(authEpochOf(db)) }));
+  return found;
+}
+
 /** Resolves the Authorization header to a principal, or throws the 401 semantics.md §1 names. */
 export async function authenticate(db: Conn, header: string | undefined): Promise<Principal> {
   const match = header ? BEARER.exec(header.trim()) : null;
   if (!match) throw unauthorized('Not authenticated');
-  const [row] = await runPrepared(db, 'authenticate', keyLookup, [hashApiKey(match[1])]);
+  const hash = hashApiKey(match[1]);
+  const row = await cachesOf(db).keys.get(hash, async () => (await runPrepared(db, 'authenticate', keyLookup, [hash]))[0]);
   if (!row || row.revoked_at !== null) throw unauthorized('Invalid API key.');
   if (row.kind === 'organization') {
     // An org key whose membership is gone is dead even if revocation was missed.
@@ -130,7 +147,9 @@ function requireKeyPermission(principal: Principal, permission: Permission): voi
  */
 async function requireOrgPermission(db: Conn, principal: Principal, organizationId: number, permission: Permission): Promise<OrganizationAccess> {
   if (principal.keyKind === 'organization' && principal.organizationId !== organizationId) throw notFound('Organization not found.');
-  const [row] = await runPrepared(db, 'org-membership', membershipLookup, [organizationId, principal.userId]);
+  const row = await cachesOf(db).memberships.get(`${organizationId}:${principal.userId}`, async () => {
+    return (await runPrepared(db, 'org-membership', membershipLookup, [organizationId, principal.userId]))[0];
+  });
   if (!row) throw notFound('Organization not found.');
   const role = roleById(row.role_id);
   if (!role?.permissions.includes(permission)) {

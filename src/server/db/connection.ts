@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { Kysely, PostgresDialect, sql, SqliteDialect, type Transaction } from 'kysely';
+import { AuthEpoch } from './auth-epoch.ts';
 import type { Database } from './types.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -12,7 +13,23 @@ export type Conn = Kysely<Database>;
 export interface DbHandle {
   db: Db;
   dialect: Dialect;
+  /** Moves on every change to what authentication reads (db/auth-epoch.ts). */
+  authEpoch: AuthEpoch;
   close(): Promise<void>;
+}
+
+const epochs = new WeakMap<Conn, AuthEpoch>();
+
+/** The auth epoch of a database opened by openDatabase (the test harness opens it the same way). */
+export function authEpochOf(db: Conn): AuthEpoch {
+  const epoch = epochs.get(db);
+  if (!epoch) throw new Error('This database was not opened by openDatabase');
+  return epoch;
+}
+
+function opened(db: Db, dialect: Dialect, authEpoch: AuthEpoch): DbHandle {
+  epochs.set(db, authEpoch);
+  return { db, dialect, authEpoch, close: () => db.destroy() };
 }
 
 export async function openDatabase(url: string): Promise<DbHandle> {
@@ -24,8 +41,9 @@ export async function openDatabase(url: string): Promise<DbHandle> {
     // An idle connection dropped by the server (restart, failover) must not take the process down;
     // the pool replaces it on the next query.
     pool.on('error', () => {});
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-    return { db, dialect: 'postgres', close: () => db.destroy() };
+    const authEpoch = new AuthEpoch();
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool, onCreateConnection: async (c) => authEpoch.watch(c) }) });
+    return opened(db, 'postgres', authEpoch);
   }
   if (!url.startsWith('sqlite:')) {
     throw new Error('DATABASE_URL must start with sqlite: or postgres://');
@@ -42,8 +60,10 @@ export async function openDatabase(url: string): Promise<DbHandle> {
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('foreign_keys = ON');
   cachePreparedStatements(sqlite);
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
-  return { db, dialect: 'sqlite', close: () => db.destroy() };
+  // data_version moves when another connection (a CLI command, another process) commits to the file.
+  const authEpoch = new AuthEpoch(() => sqlite.pragma('data_version', { simple: true }) as number);
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite, onCreateConnection: async (c) => authEpoch.watch(c) }) });
+  return opened(db, 'sqlite', authEpoch);
 }
 
 /**

@@ -1,0 +1,83 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { describe, expect, it } from 'vitest';
+import { AuthEpoch, writesAuthTable } from '../db/auth-epoch.ts';
+import { ROLE_IDS } from '../../shared/roles.ts';
+import { makeTestApp } from '../testing/harness.ts';
+import { AUTH_CACHE_TTL_MS, AuthCache } from './auth-cache.ts';
+
+describe('what authentication caches', () => {
+  it('sees every statement that writes an auth table, as Kysely and hand-written SQL spell it', () => {
+    for (const sql of [
+      'update "api_keys" set "revoked_at" = ? where "id" = ?',
+      'delete from "memberships" where "organization_id" = $1',
+      'insert into "users" ("id") values (?)',
+      'UPDATE api_keys SET revoked_at = now()',
+      'delete from organizations where id = ?',
+    ])
+      expect(writesAuthTable(sql), sql).toBe(true);
+    for (const sql of ['select * from "api_keys" where "key_hash" = ?', 'update "api_keys_archive" set x = 1', 'insert into "projects" ("name") values (?)', 'commit'])
+      expect(writesAuthTable(sql), sql).toBe(false);
+  });
+
+  it('keeps a value while the epoch stands, and not past the time bound', async () => {
+    const epoch = new AuthEpoch();
+    let now = 0;
+    const cache = new AuthCache<number>(epoch, () => now);
+    let reads = 0;
+    const read = async () => ++reads;
+    expect(await cache.get('k', read)).toBe(1);
+    expect(await cache.get('k', read)).toBe(1);
+    epoch.bump();
+    expect(await cache.get('k', read)).toBe(2);
+    now += AUTH_CACHE_TTL_MS;
+    expect(await cache.get('k', read)).toBe(3);
+    epoch.notified++;
+    expect(await cache.get('k', read)).toBe(4);
+  });
+
+  it('does not keep a read that raced a change', async () => {
+    const epoch = new AuthEpoch();
+    const cache = new AuthCache<string>(epoch);
+    expect(
+      await cache.get('k', async () => {
+        epoch.bump(); // a revocation lands while the old row is being read
+        return 'old';
+      }),
+    ).toBe('old');
+    expect(await cache.get('k', async () => 'new')).toBe('new');
+  });
+
+  it('a role change and a removal through the API are honoured on the very next request, though the key was cached', async () => {
+    const t = await makeTestApp();
+    const u = await t.user();
+    const org = await t.org(u);
+    const member = await t.user();
+    const memberKey = await t.member(org.organizationId, member, ROLE_IDS.Admin);
+    const asMember = () => t.request('GET', `/v0/organizations/${org.organizationId}/invites`, { key: memberKey });
+    expect((await asMember()).statusCode).toBe(200);
+    expect((await asMember()).statusCode).toBe(200); // cached now
+    const asOwner = (method: 'PATCH' | 'DELETE', json?: unknown) =>
+      t.request(method, `/v0/organizations/${org.organizationId}/members/${member.userId}`, { key: org.ownerKey, json });
+    expect((await asOwner('PATCH', { role_id: ROLE_IDS.Viewer })).statusCode).toBe(200);
+    expect((await t.request('POST', `/v0/organizations/${org.organizationId}/invites`, { key: memberKey, json: { email: 'x@example.com' } })).statusCode).toBe(403);
+    expect((await asOwner('DELETE')).statusCode).toBe(204);
+    expect((await asMember()).statusCode).toBe(401);
+  });
+
+  it('a change committed by another process (the CLI on the same SQLite file) is seen at once', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'roster-auth-cache-'));
+    const file = path.join(dir, 'roster.db');
+    const t = await makeTestApp({ databaseUrl: `sqlite:${file}` });
+    const u = await t.user();
+    const me = () => t.request('GET', '/v0/user/basic-info', { key: u.apiKey });
+    expect((await me()).statusCode).toBe(200);
+    expect((await me()).statusCode).toBe(200);
+    const other = new Database(file);
+    other.prepare('update api_keys set revoked_at = ? where user_id = ?').run(new Date().toISOString(), u.userId);
+    other.close();
+    expect((await me()).statusCode).toBe(401);
+  });
+});
