@@ -80,4 +80,23 @@ describe('what authentication caches', () => {
     other.close();
     expect((await me()).statusCode).toBe(401);
   });
+
+  it.runIf(process.env.TEST_DATABASE_URL)(
+    "on PostgreSQL, a key revoked through one server is refused by another that cached it, at the commit's notification",
+    async () => {
+      const a = await makeTestApp();
+      const b = await makeTestApp({ databaseUrl: a.app.deps.config.databaseUrl });
+      const u = await a.user();
+      const me = async () => (await b.request('GET', '/v0/user/basic-info', { key: u.apiKey })).statusCode;
+      expect(await me()).toBe(200);
+      expect(await me()).toBe(200); // cached on b
+      await a.db.updateTable('api_keys').set({ revoked_at: new Date().toISOString() }).where('user_id', '=', u.userId).execute();
+      const start = Date.now();
+      while ((await me()) === 200) {
+        expect(Date.now() - start, 'b still accepts the revoked key').toBeLessThan(AUTH_CACHE_TTL_MS / 2);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      expect(await me()).toBe(401);
+    },
+  );
 });
