@@ -234,7 +234,7 @@ async function main() {
       for (const s of scenarios) {
         try {
           await s.setup?.();
-          const probe = await fetch(s.opts.url, { method: s.opts.method ?? 'GET', headers: s.opts.headers, body: s.opts.body });
+          const probe = await fetch(s.opts.url, { method: s.opts.method ?? 'GET', headers: s.opts.headers, body: s.opts.body?.replaceAll('{n}', 'probe') });
           if (!probe.ok) throw new Error(`${s.opts.method ?? 'GET'} answers ${probe.status}`);
         } catch (error) {
           skipped.push(`${s.name}: ${(error as Error).message}`);

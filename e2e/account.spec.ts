@@ -57,7 +57,13 @@ test.describe('account', () => {
     expect((await api.get<ResponseOf<typeof getAssistant>>(`/v0/assistant/${low.agent_id}`)).info.monthly_spending_cap).toBe(20);
     await saved.getByRole('link', { name: 'See your assistants' }).click();
     await expect(page).toHaveURL(/\/assistants$/);
-    await expect(page.getByText('Hugo High')).toBeVisible();
+    // Each assistant's cap is in the list, and the capped one is marked.
+    const row = (name: string) => page.getByRole('row').filter({ hasText: name });
+    await expect(row('Hugo High')).toContainText('$50.00 / month');
+    await expect(row('Hugo High')).toContainText('At your limit');
+    await expect(row('Lena Low')).toContainText('$20.00 / month');
+    await expect(row('Lena Low')).not.toContainText('At your limit');
+    await checkA11y(page);
   });
 
   test('deletion is blocked by an owned organization, with a link to it; without blockers it deletes', async ({ page, roster }) => {

@@ -56,3 +56,17 @@ export function languageName(code: string | null): string | null {
     return code;
   }
 }
+
+const dollars = new Intl.NumberFormat(undefined, { style: 'currency', currency: 'USD' });
+
+/** "$50.00 / month", or "No cap". */
+export function spendingCapLabel(cap: number | null): string {
+  return cap === null ? 'No cap' : `${dollars.format(cap)} / month`;
+}
+
+/**
+ * Whether lowering the account's spending limit capped this assistant: a personal assistant whose cap is the
+ * limit itself (what capping sets; the API refuses a cap above the limit).
+ */
+export const isCappedAtLimit = (a: Pick<Assistant, 'organization_id' | 'monthly_spending_cap'>, limit: number | null | undefined): boolean =>
+  limit != null && a.organization_id === null && a.monthly_spending_cap === limit;

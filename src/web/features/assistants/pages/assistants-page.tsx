@@ -1,4 +1,4 @@
-import { Anchor, Avatar, Button, Group, Skeleton, Stack, Table, Text } from '@mantine/core';
+import { Anchor, Avatar, Badge, Button, Group, Skeleton, Stack, Table, Text } from '@mantine/core';
 import { IconMicrophone, IconRobot, IconUserPlus } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useDeferredValue } from 'react';
@@ -13,9 +13,10 @@ import { useUrlFilter } from '../../../lib/use-url-filter.ts';
 import { useDeferredQuery } from '../../../lib/use-deferred-query.ts';
 import { assistantQueries } from '../../../data/assistants.ts';
 import { voiceQueries } from '../../../data/voices.ts';
-import { hoursPerWeek, initials, matchesSearch, parallelTasks, voiceName } from '../format.ts';
+import { accountQueries } from '../../../data/account.ts';
+import { hoursPerWeek, initials, isCappedAtLimit, matchesSearch, parallelTasks, spendingCapLabel, voiceName } from '../format.ts';
 
-const COLUMNS = ['Assistant', 'About', 'Time zone', 'Voice', 'Weekly limit', 'Parallel tasks'];
+const COLUMNS = ['Assistant', 'About', 'Time zone', 'Voice', 'Weekly limit', 'Parallel tasks', 'Spending cap'];
 
 function TableSkeleton() {
   return (
@@ -46,6 +47,9 @@ export function AssistantsPage() {
   const assistants = useDeferredQuery(assistantQueries.list());
   const voices = useQuery(voiceQueries.list());
   const me = useMe();
+  // In the personal workspace, the account's limit marks the assistants it capped.
+  const personal = me.data !== undefined && me.data.key.kind !== 'organization';
+  const limit = useQuery({ ...accountQueries.spendingLimit(), enabled: personal });
   const { input: searchInput, setInput: setSearchInput } = useUrlFilter('q');
   // The list follows the field without ever holding up typing.
   const search = useDeferredValue(searchInput);
@@ -117,6 +121,18 @@ export function AssistantsPage() {
                       <Table.Td>{voice ?? <Text c="dimmed">None</Text>}</Table.Td>
                       <Table.Td>{hoursPerWeek(a.weekly_limit)}</Table.Td>
                       <Table.Td>{parallelTasks(a.max_parallel)}</Table.Td>
+                      <Table.Td>
+                        <Group gap={6} wrap="nowrap">
+                          <Text size="sm" c={a.monthly_spending_cap === null ? 'dimmed' : undefined}>
+                            {spendingCapLabel(a.monthly_spending_cap)}
+                          </Text>
+                          {personal && isCappedAtLimit(a, limit.data?.monthly_spending_cap) && (
+                            <Badge size="sm" color="yellow" variant="light" title="Capped to your account's monthly spending limit">
+                              At your limit
+                            </Badge>
+                          )}
+                        </Group>
+                      </Table.Td>
                     </Table.Tr>
                   );
                 })}
