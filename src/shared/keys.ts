@@ -20,6 +20,7 @@ export const CreateOrganizationKeyInput = z.object({
     .max(PermissionSchema.options.length)
     .refine((list) => new Set(list).size === list.length, 'List each permission once.'),
 });
+export type CreateOrganizationKeyInputType = z.input<typeof CreateOrganizationKeyInput>;
 
 export const RevokeAllKeysInput = z.object({
   confirm: z.string().max(100, 'Must be at most 100 characters.'),
