@@ -40,11 +40,11 @@ export function KeysTable<K extends ApiKey>({
           <Table.Td>{key.last_used_at ? when(key.last_used_at) : <Text c="dimmed">Never</Text>}</Table.Td>
           <Table.Td>
             {key.revoked_at ? (
-              <Badge color="gray" variant="light" title={`Revoked ${when(key.revoked_at)}`}>
+              <Badge color="gray.7" variant="filled" title={`Revoked ${when(key.revoked_at)}`}>
                 Revoked
               </Badge>
             ) : (
-              <Badge color="teal" variant="light">
+              <Badge color="teal.9" variant="filled">
                 Active
               </Badge>
             )}

@@ -115,7 +115,7 @@ function OrganizationKeys({ organization }: { organization: ManagedOrganization 
                     ) : (
                       <Group gap={4}>
                         {key.permissions.map((p) => (
-                          <Badge key={p} size="xs" variant="light" tt="none">
+                          <Badge key={p} size="xs" variant="default" tt="none">
                             {p}
                           </Badge>
                         ))}
