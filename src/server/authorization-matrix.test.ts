@@ -236,6 +236,7 @@ describe('authorization matrix (generated from the operations’ access rules)',
       // Nothing a refused request could have done: the person still has both organizations and their account.
       const orgs = await w.t.request('GET', '/v0/organizations', { key: w.keys.personal });
       expect(orgs.statusCode).toBe(200);
-    });
+      // Some 500 requests per role, growing with every operation: more than the default 20 s on PostgreSQL on a busy machine.
+    }, 60_000);
   }
 });
