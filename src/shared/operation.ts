@@ -11,7 +11,7 @@ export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
  * Who may call an operation, checked by the route helper before the handler runs (and before an
  * idempotent replay is answered). The rule (semantics.md, Roles and permissions): a personal key, and a
  * browser session (signed in by e-mail link), act as the person; an organization key acts only in its own
- * organization, with its member's current role.
+ * organization, with the lesser of its own permissions and its member's current role.
  * - `public`: no key.
  * - `signed-in`: any valid key or session; the handler decides what the caller sees (its own things only).
  * - `account`: the person's account itself (delete it, personal spending limit, sign-ups): a personal
@@ -20,7 +20,7 @@ export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
  * - `organization`: the organization named by the `organization_id` path parameter. A personal key or a session: the
  *   person must be a member (404 otherwise) whose current role grants `permission` (403 otherwise). An
  *   organization key: only its own organization (any other is 404, even where the person is Owner), with
- *   its member's current role.
+ *   the lesser of its own permissions and its member's current role.
  */
 export type Access =
   { kind: 'public' } | { kind: 'signed-in' } | { kind: 'account' } | { kind: 'scope'; permission: Permission } | { kind: 'organization'; permission: Permission };

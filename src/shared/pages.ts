@@ -40,6 +40,7 @@ export const PAGES = {
   invite: feature('organizations', 'invite-page', 'InvitePage'),
   account: feature('account', 'account-page', 'AccountPage'),
   'account/create-user': feature('account', 'create-user-page', 'CreateUserPage'),
+  'account/keys': feature('account', 'api-keys-page', 'ApiKeysPage'),
   'custom-endpoints': feature('account', 'custom-endpoints-page', 'CustomEndpointsPage'),
 } satisfies Record<string, PageModule>;
 

@@ -6,6 +6,7 @@ import { AuthCache } from './auth-cache.ts';
 import { runPrepared } from '../db/prepared.ts';
 import { forbidden, notFound, unauthorized } from '../http/errors.ts';
 import { hashApiKey, type KeyKind } from './keys.ts';
+import { recordKeyUse } from './last-used.ts';
 import { findLiveSession, type SessionRow } from './session-repository.ts';
 
 /** What a request is signed in with: an API key of either kind, or a browser session (which acts as a personal key). */
@@ -38,7 +39,18 @@ const keyLookup = (db: Conn) =>
     .selectFrom('api_keys as k')
     .leftJoin('memberships as m', 'm.id', 'k.membership_id')
     .leftJoin('organizations as o', 'o.id', 'k.organization_id')
-    .select(['k.id as key_id', 'k.kind', 'k.prefix', 'k.user_id', 'k.organization_id', 'k.revoked_at', 'm.role_id', 'o.name as organization_name'])
+    .select([
+      'k.id as key_id',
+      'k.kind',
+      'k.prefix',
+      'k.user_id',
+      'k.organization_id',
+      'k.revoked_at',
+      'k.last_used_at',
+      'k.permissions',
+      'm.role_id',
+      'o.name as organization_name',
+    ])
     .where('k.key_hash', '=', '?'); // unique: at most one row
 
 /** The caller's role in an organization (every org-path request asks): prepared once, like the key lookup. */
@@ -65,13 +77,24 @@ function cachesOf(db: Conn) {
   return found;
 }
 
-/** Resolves the Authorization header to a principal, or throws the 401 semantics.md §1 names. */
-export async function authenticate(db: Conn, header: string | undefined): Promise<Principal> {
+/**
+ * What an organization key may do: the lesser of its own permissions (null: no limit of its own) and its
+ * member's current role.
+ */
+export function keyPermissions(rolePermissions: readonly Permission[], own: string | null): Set<Permission> {
+  if (own === null) return new Set(rolePermissions);
+  const allowed = new Set(JSON.parse(own) as Permission[]);
+  return new Set(rolePermissions.filter((p) => allowed.has(p)));
+}
+
+/** Resolves the Authorization header to a principal, or throws the 401 semantics.md §1 names. Records the key's use (coarsely). */
+export async function authenticate(db: Conn, header: string | undefined, now: Date): Promise<Principal> {
   const match = header ? BEARER.exec(header.trim()) : null;
   if (!match) throw unauthorized('Not authenticated');
   const hash = hashApiKey(match[1]);
   const row = await cachesOf(db).keys.get(hash, async () => (await runPrepared(db, 'authenticate', keyLookup, [hash]))[0]);
   if (!row || row.revoked_at !== null) throw unauthorized('Invalid API key.');
+  await recordKeyUse(db, row.key_id, row.last_used_at, now);
   if (row.kind === 'organization') {
     // An org key whose membership is gone is dead even if revocation was missed.
     const role = row.role_id === null ? undefined : roleById(row.role_id);
@@ -86,7 +109,7 @@ export async function authenticate(db: Conn, header: string | undefined): Promis
       organizationName: row.organization_name,
       roleId: role.id,
       roleName: role.name,
-      permissions: new Set(role.permissions),
+      permissions: keyPermissions(role.permissions, row.permissions),
     };
   }
   return {
@@ -142,8 +165,8 @@ function requireKeyPermission(principal: Principal, permission: Permission): voi
 /**
  * Organization-path operations. A personal key (or a session) acts as the person: their current role in the
  * organization of the path decides. An organization key acts only in its own organization (any other is
- * not found, even where the person is Owner) with its member's current role. Not a member → 404
- * (existence is not revealed); a role without the permission → 403.
+ * not found, even where the person is Owner) with the lesser of its own permissions and its member's
+ * current role. Not a member → 404 (existence is not revealed); a role without the permission → 403.
  */
 async function requireOrgPermission(db: Conn, principal: Principal, organizationId: number, permission: Permission): Promise<OrganizationAccess> {
   if (principal.keyKind === 'organization' && principal.organizationId !== organizationId) throw notFound('Organization not found.');
@@ -152,7 +175,8 @@ async function requireOrgPermission(db: Conn, principal: Principal, organization
   });
   if (!row) throw notFound('Organization not found.');
   const role = roleById(row.role_id);
-  if (!role?.permissions.includes(permission)) {
+  const keyAllows = principal.keyKind !== 'organization' || principal.permissions.has(permission);
+  if (!role?.permissions.includes(permission) || !keyAllows) {
     throw forbidden(`Missing permission ${permission} in organization ${organizationId}.`);
   }
   return { id: organizationId, roleId: row.role_id, name: row.name };

@@ -65,6 +65,12 @@ export interface ApiKeyTable {
   membership_id: number | null;
   created_at: string;
   revoked_at: string | null;
+  /** Given on the API keys page; null for keys issued before it (and by the CLI or a membership). */
+  name: string | null;
+  /** Coarse: written at most once a minute (auth/last-used.ts). */
+  last_used_at: string | null;
+  /** Organization keys made on the page: their own permissions, a JSON list; null = the member's role. */
+  permissions: string | null;
 }
 
 export interface BillingAccountTable {

@@ -40,7 +40,7 @@ async function authenticateLimited(deps: Deps, req: FastifyRequest, reply: Fasti
   const cookie = req.headers.authorization === undefined ? sessionCookieOf(req, deps.config) : null;
   let principal: Principal;
   try {
-    principal = cookie === null ? await authenticate(deps.db, req.headers.authorization) : await authenticateSession(deps.db, cookie, deps.now());
+    principal = cookie === null ? await authenticate(deps.db, req.headers.authorization, deps.now()) : await authenticateSession(deps.db, cookie, deps.now());
   } catch (error) {
     await deps.rateLimiter.consume('ip', req.ip, reply);
     if (cookie !== null && error instanceof HttpError)

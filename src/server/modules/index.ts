@@ -4,6 +4,7 @@ import { assistantsRoutes } from './assistants/routes.ts';
 import { contextsRoutes } from './contexts/routes.ts';
 import { creditsRoutes } from './credits/routes.ts';
 import { invitesRoutes } from './invites/routes.ts';
+import { keysRoutes } from './keys/routes.ts';
 import { logsRoutes } from './logs/routes.ts';
 import { organizationsRoutes } from './organizations/routes.ts';
 import { projectsRoutes } from './projects/routes.ts';
@@ -27,6 +28,7 @@ export async function registerModules(app: FastifyInstance): Promise<void> {
   organizationsRoutes(app);
   invitesRoutes(app);
   accountRoutes(app);
+  keysRoutes(app);
   customEndpointRoutes(app);
   await assistantsRoutes(app);
   filesRoutes(app);

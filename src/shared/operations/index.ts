@@ -5,6 +5,7 @@ import * as contexts from './contexts.ts';
 import * as credits from './credits.ts';
 import * as customEndpoints from './custom-endpoints.ts';
 import * as invites from './invites.ts';
+import * as keys from './keys.ts';
 import * as logs from './logs.ts';
 import * as organizations from './organizations.ts';
 import * as projects from './projects.ts';
@@ -27,6 +28,7 @@ export const OPERATION_MODULES = {
   organizations,
   invites,
   account,
+  keys,
   'custom-endpoints': customEndpoints,
   assistants,
   voices,

@@ -1,4 +1,4 @@
-import { IconBuilding, IconFolders, IconHome, IconLayoutDashboard, IconPlugConnected, IconRobot, IconUserCircle, type Icon } from '@tabler/icons-react';
+import { IconBuilding, IconFolders, IconHome, IconKey, IconLayoutDashboard, IconPlugConnected, IconRobot, IconUserCircle, type Icon } from '@tabler/icons-react';
 
 export interface NavItem {
   label: string;
@@ -15,4 +15,5 @@ export const NAV_ITEMS: NavItem[] = [
   { label: 'Organization', to: '/organization', icon: IconBuilding },
   { label: 'Custom endpoints', to: '/custom-endpoints', icon: IconPlugConnected },
   { label: 'Account', to: '/account', icon: IconUserCircle },
+  { label: 'API keys', to: '/account/keys', icon: IconKey },
 ];

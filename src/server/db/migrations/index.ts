@@ -12,6 +12,7 @@ import { creatorsSetNullMigration } from './2026-11-24-01-creators-set-null.ts';
 import { instanceAdminsMigration } from './2026-11-25-01-instance-admins.ts';
 import { sessionsMigration } from './2026-11-25-02-sessions.ts';
 import { logFieldsMigration } from './2026-11-25-03-log-fields.ts';
+import { apiKeyNamesMigration } from './2026-11-25-04-api-key-names.ts';
 import { authNotifyMigration } from './2026-11-25-10-auth-notify.ts';
 
 /** Every migration in order. Names are dates: append new ones, never edit or reorder landed ones. */
@@ -29,6 +30,7 @@ export function allMigrations(dialect: Dialect): Record<string, Migration> {
     '2026-11-25-01-instance-admins': instanceAdminsMigration,
     '2026-11-25-02-sessions': sessionsMigration,
     '2026-11-25-03-log-fields': logFieldsMigration(dialect),
+    '2026-11-25-04-api-key-names': apiKeyNamesMigration,
     '2026-11-25-10-auth-notify': authNotifyMigration(dialect),
   };
 }

@@ -45,7 +45,7 @@ export async function insertUser(tx: Conn, input: NewUser, now: Date): Promise<{
       updated_at: at,
     })
     .execute();
-  const apiKey = await insertPersonalKey(tx, userId, at);
+  const { apiKey } = await insertPersonalKey(tx, userId, at);
   await openAccount(tx, { userId }, input.creditsMicros, now);
   return { userId, apiKey };
 }
@@ -58,17 +58,28 @@ export function findUser(db: Conn, userId: string) {
   return db.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirst();
 }
 
-/** Stores a new personal key (its hash only) and returns the raw key: the one time it exists. */
-async function insertPersonalKey(tx: Conn, userId: string, at: string): Promise<string> {
+/** Stores a new personal key (its hash only) and returns its id and the raw key: the one time it exists. */
+export async function insertPersonalKey(tx: Conn, userId: string, at: string, name: string | null = null): Promise<{ id: number; apiKey: string }> {
   const key = generateApiKey('personal');
-  await tx
+  const { id } = await tx
     .insertInto('api_keys')
-    .values({ key_hash: key.hash, prefix: key.prefix, kind: 'personal', user_id: userId, organization_id: null, membership_id: null, created_at: at, revoked_at: null })
-    .execute();
-  return key.raw;
+    .values({
+      key_hash: key.hash,
+      prefix: key.prefix,
+      kind: 'personal',
+      user_id: userId,
+      organization_id: null,
+      membership_id: null,
+      created_at: at,
+      revoked_at: null,
+      name,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return { id, apiKey: key.raw };
 }
 
-/** Revokes the user's personal key and issues a new one (CLI `key rotate`). */
+/** Revokes the user's personal keys and issues a new one (CLI `key rotate`); organization keys keep working. */
 export async function rotatePersonalKey(db: Conn, userId: string, now: Date): Promise<{ apiKey: string; organizationKeysStillValid: number }> {
   return db.transaction().execute(async (tx) => {
     const at = now.toISOString();
@@ -80,16 +91,21 @@ export async function rotatePersonalKey(db: Conn, userId: string, now: Date): Pr
       .where('kind', '=', 'organization')
       .where('revoked_at', 'is', null)
       .executeTakeFirstOrThrow();
-    return { apiKey: await insertPersonalKey(tx, userId, at), organizationKeysStillValid: Number(orgKeys.n) };
+    const { apiKey } = await insertPersonalKey(tx, userId, at, 'Rotated key');
+    return { apiKey, organizationKeysStillValid: Number(orgKeys.n) };
   });
 }
 
-/** Revokes every key of the person, personal and organization ones, and issues a new personal key (a leak of unknown extent). */
+/**
+ * Revokes every key of the person, personal and organization ones, and issues a new personal key (a leak
+ * of unknown extent): CLI `key revoke-all` and the API keys page's "Revoke all my keys".
+ */
 export async function revokeAllKeys(db: Conn, userId: string, now: Date): Promise<{ apiKey: string; revoked: number }> {
   return db.transaction().execute(async (tx) => {
     const at = now.toISOString();
     const result = await tx.updateTable('api_keys').set({ revoked_at: at }).where('user_id', '=', userId).where('revoked_at', 'is', null).executeTakeFirst();
-    return { apiKey: await insertPersonalKey(tx, userId, at), revoked: Number(result.numUpdatedRows) };
+    const { apiKey } = await insertPersonalKey(tx, userId, at, 'Issued by revoke all');
+    return { apiKey, revoked: Number(result.numUpdatedRows) };
   });
 }
 

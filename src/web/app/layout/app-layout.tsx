@@ -60,7 +60,8 @@ export function AppLayout() {
               key={item.to}
               component={RouterNavLink}
               to={item.to}
-              end={item.to === '/'}
+              // Exact for `/` and for an item another lies under (Account above API keys): one entry lit at a time.
+              end={item.to === '/' || NAV_ITEMS.some((other) => other.to.startsWith(`${item.to}/`))}
               label={item.label}
               leftSection={<item.icon size={18} stroke={1.7} aria-hidden />}
             />

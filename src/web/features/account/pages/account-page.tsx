@@ -1,4 +1,4 @@
-import { ActionIcon, Badge, Button, Code, CopyButton, Group, SimpleGrid, Skeleton, Stack, Text, Tooltip } from '@mantine/core';
+import { ActionIcon, Anchor, Badge, Button, Code, CopyButton, Group, SimpleGrid, Skeleton, Stack, Text, Tooltip } from '@mantine/core';
 import { IconCheck, IconCopy } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
@@ -97,7 +97,11 @@ export function AccountPage() {
             )}
           </Group>
           <Text size="xs" c="dimmed">
-            Lost a key? An operator can issue a new one with <code>npm run roster -- key rotate --email {data.email ?? 'you@example.com'}</code>.
+            Create, name and revoke keys on the{' '}
+            <Anchor component={Link} to="/account/keys" underline="always">
+              API keys
+            </Anchor>{' '}
+            page. Lost every key? An operator can issue a new one with <code>npm run roster -- key rotate --email {data.email ?? 'you@example.com'}</code>.
           </Text>
         </Section>
 
