@@ -179,7 +179,7 @@ export function ImportModal({
         ...target,
       });
       setResult(r);
-      if (override.new_tile_name) setNewTileName(override.new_tile_name);
+      setRenameTo('');
     } catch {
       // Shown below from importer.error.
     }
