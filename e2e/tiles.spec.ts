@@ -154,7 +154,7 @@ test.describe('dashboards and tile templates', () => {
     const user = await roster.createUser({ name: 'Context Mapper' });
     const api = roster.api(user.api_key);
     await signIn(page, user.api_key, '/dashboards');
-    await expect(page.getByRole('region', { name: 'Tile Tasks' })).toBeVisible();
+    await expect(page.getByRole('region', { name: 'Tile Tasks', exact: true })).toBeVisible();
     await page.getByRole('button', { name: 'Import template' }).click();
     const dialog = page.getByRole('dialog', { name: 'Import a tile template' });
     // Exported from a project whose context is Todo; this one has Tasks. Its spot (0,0) is the starter tile's.
@@ -262,6 +262,8 @@ test.describe('dashboards and tile templates', () => {
     await edit.getByRole('combobox', { name: 'Columns, in order' }).click();
     await page.getByRole('option', { name: 'shop' }).click();
     await page.getByRole('option', { name: 'title' }).click();
+    // Close the option list (it covers the buttons) without Escape, which would close the dialog.
+    await edit.getByRole('heading', { name: 'Edit tile Left' }).click();
     await edit.getByRole('button', { name: 'Save tile' }).click();
     await expect(edit).toHaveCount(0);
     const edited = page.getByRole('region', { name: 'Tile Shopping', exact: true });
