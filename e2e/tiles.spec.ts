@@ -73,9 +73,9 @@ test.describe('dashboards and tile templates', () => {
     await importDialog.getByLabel('New tile name').fill('Tasks copy');
     await importDialog.getByRole('button', { name: 'Import', exact: true }).click();
     const clash = importDialog.getByRole('alert').filter({ hasText: 'Name clash' });
-    await expect(clash).toContainText('Tile with name Tasks copy already exists. Use overwrite_existing=true to replace it.');
+    await expect(clash).toContainText('A tile named “Tasks copy” is already in this tab.');
     await checkA11y(page);
-    await clash.getByRole('button', { name: 'Rename and import' }).click();
+    await clash.getByRole('button', { name: 'Import under another name' }).click();
     await expect(importDialog.getByRole('status')).toContainText('The tile was created');
     await importDialog.getByRole('button', { name: 'Show the imported tile' }).click();
     await expect(page.getByRole('region', { name: 'Tile Tasks copy (2)' }).getByRole('cell', { name: 'Invite a teammate' })).toBeVisible();
@@ -87,11 +87,7 @@ test.describe('dashboards and tile templates', () => {
     await page.getByRole('option', { name: 'Copies' }).click();
     await importDialog.getByLabel('New tile name').fill('Tasks copy');
     await importDialog.getByRole('button', { name: 'Import', exact: true }).click();
-    await importDialog
-      .getByRole('alert')
-      .filter({ hasText: 'Name clash' })
-      .getByRole('button', { name: /^Overwrite/ })
-      .click();
+    await importDialog.getByRole('alert').filter({ hasText: 'Name clash' }).getByRole('button', { name: 'Replace the existing tile' }).click();
     await expect(importDialog.getByRole('list', { name: 'Import warnings' })).toContainText('Replaced the existing tile Tasks copy');
     await page.keyboard.press('Escape');
     const copies = (await api.get<ResponseOf<typeof listInterfaces>>('/v0/project/Starter/interfaces')).info[0].tabs.find((t) => t.name === 'Copies');
@@ -149,5 +145,129 @@ test.describe('dashboards and tile templates', () => {
     await nav.getByRole('link', { name: 'Dashboards' }).click();
     await expect(tileRow).toContainText('blocked');
     expect(await page.evaluate(() => (window as { sameDocument?: boolean }).sameDocument)).toBe(true);
+  });
+
+  test('import: a missing context is mapped or created, a sanitized success lists no old errors, any change clears the outcome, a clash offers Replace / Import under another name (issue 20, items 15-17)', async ({
+    page,
+    roster,
+  }) => {
+    const user = await roster.createUser({ name: 'Context Mapper' });
+    const api = roster.api(user.api_key);
+    await signIn(page, user.api_key, '/dashboards');
+    await expect(page.getByRole('region', { name: 'Tile Tasks', exact: true })).toBeVisible();
+    await page.getByRole('button', { name: 'Import template' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Import a tile template' });
+    // Exported from a project whose context is Todo; this one has Tasks. Its spot (0,0) is the starter tile's.
+    const template = {
+      name: 'Todo list',
+      type: 'Table',
+      position: { x: 0, y: 0, width: 6, height: 2 },
+      context: 'Todo',
+      table_tile: { table_type: 'default', column_order: ['title', 'ghost'] },
+    };
+    await dialog.getByLabel('Template JSON').fill(JSON.stringify(template));
+    const mapping = dialog.getByRole('combobox', { name: 'Context for “Todo”' });
+    await expect(mapping).toBeVisible();
+    await dialog.getByRole('button', { name: 'Import', exact: true }).click();
+    await expect(dialog.getByText('Choose a context for “Todo”, or create it.')).toBeVisible();
+    await mapping.click();
+    await page.getByRole('option', { name: 'Tasks', exact: true }).click();
+    await dialog.getByRole('button', { name: 'Import', exact: true }).click();
+    const imported = dialog.getByRole('status').filter({ hasText: 'Imported' });
+    await expect(imported).toContainText('The tile was created after sanitizing.');
+    const warnings = dialog.getByRole('list', { name: 'Import warnings' });
+    await expect(warnings).toContainText("Mapped context 'Todo' to 'Tasks' of project Starter.");
+    await expect(warnings).toContainText("Dropped unknown column 'ghost' from column_order.");
+    await expect(warnings).toContainText('Placed the tile at x 0, y 4: its spot at x 0, y 0 is taken by other tiles of the tab.');
+    // The errors sanitizing fixed are not listed as if they were still there.
+    await expect(dialog.getByRole('table', { name: 'Validation issues' })).toHaveCount(0);
+    await checkA11y(page);
+
+    // Import again: the old success goes, the clash comes alone, in words and buttons (no raw API hint).
+    await dialog.getByRole('button', { name: 'Import', exact: true }).click();
+    const clash = dialog.getByRole('alert').filter({ hasText: 'Name clash' });
+    await expect(clash).toContainText('A tile named “Todo list” is already in this tab. Nothing was imported.');
+    await expect(imported).toHaveCount(0);
+    await expect(clash).not.toContainText('overwrite_existing');
+    await expect(clash.getByRole('button', { name: 'Replace the existing tile' })).toBeVisible();
+    // Any change of the inputs clears what the last attempt said.
+    await dialog.getByRole('switch', { name: 'Validate first' }).click();
+    await expect(clash).toHaveCount(0);
+    await dialog.getByRole('switch', { name: 'Validate first' }).click();
+    await dialog.getByRole('button', { name: 'Import', exact: true }).click();
+    await clash.getByRole('button', { name: 'Import under another name' }).click();
+    await expect(imported).toContainText('The tile was created');
+    await expect(clash).toHaveCount(0);
+
+    // A context can also be created from the dialog.
+    await dialog.getByLabel('Template JSON').fill(JSON.stringify({ ...template, name: 'Notes', context: 'Notes', table_tile: { column_order: [] } }));
+    await expect(imported).toHaveCount(0);
+    await dialog.getByRole('combobox', { name: 'Context for “Notes”' }).click();
+    await page.getByRole('option', { name: 'Create context “Notes”' }).click();
+    await dialog.getByRole('button', { name: 'Import', exact: true }).click();
+    await expect(imported).toContainText('The tile was created');
+
+    const [starter] = (await api.get<ResponseOf<typeof listInterfaces>>('/v0/project/Starter/interfaces')).info;
+    const placed = Object.fromEntries(starter.tabs[0].tiles.map((t) => [t.name, [t.context, t.position]]));
+    expect(placed).toEqual({
+      Tasks: ['Tasks', { x: 0, y: 0, width: 12, height: 4 }],
+      'Todo list': ['Tasks', { x: 0, y: 4, width: 6, height: 2 }],
+      'Todo list (2)': ['Tasks', { x: 6, y: 4, width: 6, height: 2 }],
+      Notes: ['Notes', { x: 0, y: 6, width: 6, height: 2 }],
+    });
+  });
+
+  test('a new project: one click makes the first dashboard, added tiles fill the grid, a tile is edited in place (issue 20, items 15, 18, 19)', async ({
+    page,
+    roster,
+  }) => {
+    const user = await roster.createUser({ name: 'Fresh Start' });
+    const api = roster.api(user.api_key);
+    await api.post('/v0/project', { name: 'Fresh' });
+    await api.post('/v0/project/Fresh/contexts', { name: 'Items' });
+    await api.post('/v0/project/Fresh/contexts/Items/logs', { entries: [{ title: 'Apples', amount: 3, shop: 'Market' }] });
+
+    await signIn(page, user.api_key, '/dashboards?project=Fresh');
+    const main = page.getByRole('main');
+    await expect(main.getByRole('heading', { name: 'No dashboards in this project yet' })).toBeVisible();
+    await checkA11y(page);
+    await main.getByRole('button', { name: 'Create a dashboard' }).click();
+    await expect(main.getByRole('combobox', { name: 'Dashboard', exact: true })).toHaveValue('Overview');
+    await expect(main.getByRole('tab', { name: 'Main', selected: true })).toBeVisible();
+    // One name for the thing throughout the page.
+    await expect(main.getByText(/interface/i)).toHaveCount(0);
+    await expect(main.getByRole('button', { name: 'New dashboard' })).toBeVisible();
+
+    // Two half-width tiles sit side by side in the top row: the server finds the free spot.
+    for (const name of ['Left', 'Right']) {
+      await main.getByRole('button', { name: 'Add tile' }).click();
+      const add = page.getByRole('dialog', { name: 'Add a tile to Main' });
+      await add.getByLabel('Tile name').fill(name);
+      await add.getByRole('combobox', { name: 'Context' }).click();
+      await page.getByRole('option', { name: 'Items' }).click();
+      await add.getByRole('button', { name: 'Add tile' }).click();
+      await expect(add).toHaveCount(0);
+    }
+    await expect(page.getByRole('region', { name: 'Tile Left', exact: true })).toContainText('Items · x 0, y 0, 6×4');
+    await expect(page.getByRole('region', { name: 'Tile Right', exact: true })).toContainText('Items · x 6, y 0, 6×4');
+
+    // Edit in place: name and columns.
+    const left = page.getByRole('region', { name: 'Tile Left', exact: true });
+    await left.getByRole('button', { name: 'Actions for tile Left' }).click();
+    await page.getByRole('menuitem', { name: 'Edit tile' }).click();
+    const edit = page.getByRole('dialog', { name: 'Edit tile Left' });
+    await expect(edit.getByLabel('Tile name')).toHaveValue('Left');
+    await checkA11y(page);
+    await edit.getByLabel('Tile name').fill('Shopping');
+    await edit.getByRole('combobox', { name: 'Columns, in order' }).click();
+    await page.getByRole('option', { name: 'shop' }).click();
+    await page.getByRole('option', { name: 'title' }).click();
+    // Close the option list (it covers the buttons) without Escape, which would close the dialog.
+    await edit.getByRole('heading', { name: 'Edit tile Left' }).click();
+    await edit.getByRole('button', { name: 'Save tile' }).click();
+    await expect(edit).toHaveCount(0);
+    const edited = page.getByRole('region', { name: 'Tile Shopping', exact: true });
+    await expect(edited.getByRole('columnheader')).toHaveText(['shop', 'title']);
+    await expect(edited.getByRole('cell', { name: 'Market' })).toBeVisible();
   });
 });

@@ -12,6 +12,8 @@ export const TEMPLATE_VERSION = '1.0';
 export const MAX_TEMPLATE_CHARS = 100_000;
 export const MAX_TEMPLATE_DEPTH = 8;
 export const MAX_TEMPLATE_COLUMNS = 500;
+/** A template has one context; a few entries leave room for clients that map several templates alike. */
+export const MAX_CONTEXT_MAP = 20;
 
 export const TILE_TYPES = ['Table', 'Plot'] as const;
 export const TileTypeSchema = z.enum(TILE_TYPES);
@@ -81,11 +83,14 @@ export const TileInfoSchema = z.object({ info: TileSchema });
 export const CreateInterfaceInput = z.object({ name: name(100) });
 export const CreateTabInput = z.object({ name: name(100) });
 
+/** Where a new tile goes: x and y may be left out, and the server places it in the first free spot. */
+export const NewTilePositionSchema = z.object({ x: opt(z.number()), y: opt(z.number()), width: z.number(), height: z.number() });
+
 /** POST /v0/tab/{id}/tiles: a tile is created from the same fields a template carries. */
 export const CreateTileInput = z.object({
   name: name(255),
   type: opt(TileTypeSchema),
-  position: PositionSchema,
+  position: NewTilePositionSchema,
   context: opt(text(255)),
   table_tile: opt(z.object({ table_type: opt(text(50)), column_order: z.array(text(255)).max(MAX_TEMPLATE_COLUMNS) })),
   plot_tile: opt(z.object({ plot_type: text(20), x_axis: text(255), y_axis: text(255) })),
@@ -158,6 +163,12 @@ export const ImportTemplateInput = z.object({
   interface_id: opt(text(100)),
   tab_name: opt(name(100)),
   new_tile_name: opt(name(255)),
+  context_map: opt(
+    z
+      .record(text(255), text(255))
+      .refine((m) => Object.keys(m).length <= MAX_CONTEXT_MAP, `At most ${MAX_CONTEXT_MAP} entries.`)
+      .describe('The template\'s context → a context of the target project to use instead, e.g. {"Tasks": "Todo"}.'),
+  ),
 });
 export type ImportTemplateInput = z.input<typeof ImportTemplateInput>;
 

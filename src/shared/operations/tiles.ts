@@ -45,7 +45,10 @@ export const importTileTemplate = operation({
   description:
     'Target: tab_id, or interface_id + tab_name (the tab is created when missing). validate_first checks the template ' +
     'against the project (context, columns, 12-column grid); auto_sanitize fixes what it can, one warning per fix. ' +
-    'A name clash is 409 unless overwrite_existing. 422 bodies of a failed validation carry validation_result.',
+    'context_map renames the template\'s context to one the project has (e.g. {"Tasks": "Todo"}, with a warning); a value naming ' +
+    "a context the project lacks is 422. A name clash is 409 unless overwrite_existing. The tile keeps the template's position " +
+    'when that spot of the tab is free, and otherwise goes to the first free spot of its size (top row first, then leftmost), ' +
+    'with a warning. 422 bodies of a failed validation carry validation_result.',
   tag: 'tiles',
   access: inScope('project:write'),
   body: ImportTemplateInput,
@@ -128,7 +131,10 @@ export const createTile = operation({
   path: '/v0/tab/{id}/tiles',
   operationId: 'createTile',
   summary: 'Add a tile to a tab',
-  description: 'The tile is checked like an imported template: its context and columns must exist and it must fit the 12-column grid.',
+  description:
+    'The tile is checked like an imported template: its context and columns must exist and it must fit the 12-column grid. ' +
+    'position.x and position.y may be left out: the tile goes to the first free spot of its size (top row first, then leftmost). ' +
+    'A given spot that other tiles of the tab cover is replaced the same way; the response has the final position.',
   tag: 'tiles',
   extension: true,
   access: inScope('project:write'),

@@ -17,7 +17,7 @@ import { mutation } from '../lib/mutation.ts';
 import { projectKeys } from './projects.ts';
 import { rowQueries } from './rows.ts';
 
-// Dashboards of a project (interfaces, their tabs and tiles): one read for the whole tree, and the changes
+// Dashboards of a project (interfaces in the API, their tabs and tiles): one read for the whole tree, and the changes
 // that refresh it. What tiles show comes from the rows' own keys (rows.ts).
 
 export const tileKeys = {
@@ -44,6 +44,16 @@ export const tileMutations = {
   createInterface: (project: string) =>
     mutation({
       mutationFn: async (name: string) => (await api(createInterface, { params: { project_name: project }, body: { name } })).info,
+      invalidates: tree(project),
+    }),
+  /** The empty project's one click: a dashboard with one tab, ready for its first tile. */
+  createFirstDashboard: (project: string) =>
+    mutation({
+      mutationFn: async ({ name, tab }: { name: string; tab: string }) => {
+        const created = (await api(createInterface, { params: { project_name: project }, body: { name } })).info;
+        const first = (await api(createTab, { params: { id: created.id }, body: { name: tab } })).info;
+        return { dashboard: created, tab: first };
+      },
       invalidates: tree(project),
     }),
   createTab: (project: string) =>

@@ -127,6 +127,12 @@ export function findTileByName(db: Conn, tabId: string, name: string) {
   return db.selectFrom('tiles').selectAll().where('tab_id', '=', tabId).where('name', '=', name).executeTakeFirst();
 }
 
+/** Where the tiles of a tab are, to place a new one beside them. */
+export async function tilePositions(db: Conn, tabId: string): Promise<Position[]> {
+  const rows = await db.selectFrom('tiles').select(['name', 'type', 'position', 'context', 'settings']).where('tab_id', '=', tabId).execute();
+  return rows.map((r) => contentOfRow(r).position);
+}
+
 /** A project's interfaces with their tabs (in order) and tiles: the dashboard's one call. */
 export async function listInterfaces(db: Conn, projectId: number) {
   const interfaces = await db.selectFrom('interfaces').selectAll().where('project_id', '=', projectId).orderBy('created_at').orderBy('name').execute();

@@ -353,7 +353,11 @@ describe('POST /v0/tile/import_template', () => {
     expect(renamed.warnings).toEqual([]);
 
     const replaced = await ok(await t.request('POST', '/v0/tile/import_template', { key: s.key, json: { ...json, overwrite_existing: true } }));
-    expect(replaced.warnings).toEqual([`Replaced the existing tile Open tasks (id ${s.tile.id}).`]);
+    expect(replaced.warnings).toEqual([
+      `Replaced the existing tile Open tasks (id ${s.tile.id}).`,
+      // The copy took the template's spot; the replaced tile's spot (0,0, six wide) is free again.
+      'Placed the tile at x 0, y 0: its spot at x 0, y 4 is taken by other tiles of the tab.',
+    ]);
     const tiles = await tilesOf(t, s.key, 'demo');
     expect(tiles.map((x) => x.name).sort()).toEqual(['Open tasks', 'Open tasks (copy)']);
     expect(tiles.find((x) => x.name === 'Open tasks')?.table_tile?.column_order).toEqual(['status', 'title']);
@@ -381,7 +385,8 @@ describe('POST /v0/tile/import_template', () => {
         json: { project: 'demo', interface_id: s.iface.id, tab_name: 'Imports', template: template(), new_tile_name: 'Second' },
       }),
     );
-    expect(again.warnings).toEqual([]);
+    // The first copy holds the template's spot; the second goes to the first free one.
+    expect(again.warnings).toEqual(['Placed the tile at x 0, y 0: its spot at x 0, y 4 is taken by other tiles of the tab.']);
     expect(again.created_ids.tab_id).toBe(body.created_ids.tab_id);
   });
 
@@ -493,5 +498,96 @@ describe('starter project', () => {
     const rows = await ok(await t.request('GET', '/v0/project/Starter/contexts/Tasks/logs', { key: u.apiKey }));
     expect(rows.count).toBeGreaterThan(0);
     for (const column of exported.template.table_tile.column_order) expect(Object.keys(rows.logs[0].entries)).toContain(column);
+  });
+});
+
+describe('placement: no tile lands on another (issue 20, item 15)', () => {
+  it('an imported tile whose spot is taken goes to the first free spot of its size, with a warning', async () => {
+    const t = await makeTestApp();
+    const s = await setup(t);
+    // The setup tile covers x 0–5, y 0–3: a 6-wide tile fits beside it, a 12-wide one only below it.
+    const beside = await ok(
+      await t.request('POST', '/v0/tile/import_template', {
+        key: s.key,
+        json: { project: 'demo', tab_id: s.tab.id, template: template({ name: 'Beside', position: { x: 0, y: 0, width: 6, height: 2 } }) },
+      }),
+    );
+    expect(beside.warnings).toEqual(['Placed the tile at x 6, y 0: its spot at x 0, y 0 is taken by other tiles of the tab.']);
+    const below = await ok(
+      await t.request('POST', '/v0/tile/import_template', {
+        key: s.key,
+        json: { project: 'demo', tab_id: s.tab.id, template: template({ name: 'Below', position: { x: 0, y: 0, width: 12, height: 2 } }) },
+      }),
+    );
+    expect(below.warnings).toEqual(['Placed the tile at x 0, y 4: its spot at x 0, y 0 is taken by other tiles of the tab.']);
+    const free = await ok(
+      await t.request('POST', '/v0/tile/import_template', {
+        key: s.key,
+        json: { project: 'demo', tab_id: s.tab.id, template: template({ name: 'Free', position: { x: 6, y: 2, width: 6, height: 2 } }) },
+      }),
+    );
+    expect(free.warnings).toEqual([]);
+    const positions = Object.fromEntries((await tilesOf(t, s.key, 'demo')).map((x) => [x.name, x.position]));
+    expect(positions).toEqual({
+      'Open tasks': { x: 0, y: 0, width: 6, height: 4 },
+      Beside: { x: 6, y: 0, width: 6, height: 2 },
+      Below: { x: 0, y: 4, width: 12, height: 2 },
+      Free: { x: 6, y: 2, width: 6, height: 2 },
+    });
+  });
+
+  it('a created tile without x and y goes to the first free spot; a taken spot is replaced the same way', async () => {
+    const t = await makeTestApp();
+    const s = await setup(t);
+    const tile = (name: string, position: Record<string, number>) =>
+      t.request('POST', `/v0/tab/${s.tab.id}/tiles`, {
+        key: s.key,
+        json: { name, context: 'Tasks', position, table_tile: { column_order: ['title'] } },
+      });
+    expect((await ok(await tile('Auto', { width: 6, height: 4 }), 201)).info.position).toEqual({ x: 6, y: 0, width: 6, height: 4 });
+    expect((await ok(await tile('Next', { width: 4, height: 2 }), 201)).info.position).toEqual({ x: 0, y: 4, width: 4, height: 2 });
+    // Asked for the spot of Open tasks: moved, not stacked.
+    expect((await ok(await tile('Taken', { x: 0, y: 0, width: 4, height: 2 }), 201)).info.position).toEqual({ x: 4, y: 4, width: 4, height: 2 });
+    expect((await ok(await tile('Chosen', { x: 8, y: 9, width: 4, height: 2 }), 201)).info.position).toEqual({ x: 8, y: 9, width: 4, height: 2 });
+    // Off the grid is still refused, not placed.
+    const wide = await tile('Wide', { width: 20, height: 2 });
+    expect(wide.statusCode).toBe(422);
+    expect(wide.json().detail[0].loc).toEqual(['body', 'position', 'width']);
+  });
+});
+
+describe('import_template context_map (issue 20, item 16)', () => {
+  it("maps the template's missing context to one the project has, with a warning", async () => {
+    const t = await makeTestApp();
+    const s = await setup(t);
+    const json = { project: 'demo', tab_id: s.tab.id, template: template({ context: 'Todo', position: { x: 6, y: 0, width: 6, height: 4 } }) };
+    const missing = await t.request('POST', '/v0/tile/import_template', { key: s.key, json });
+    expect(missing.statusCode).toBe(422);
+    expect(missing.json().validation_result.issues[0].suggested_fix).toBe("Create context 'Todo' in project 'demo', or map it to one of: 'Tasks' (context_map).");
+
+    const body = await ok(await t.request('POST', '/v0/tile/import_template', { key: s.key, json: { ...json, context_map: { Todo: 'Tasks', Other: 'Tasks' } } }));
+    expect(body.validation_result).toEqual({ valid: true, issues: [] });
+    expect(body.warnings).toEqual(["Mapped context 'Todo' to 'Tasks' of project demo."]);
+    expect((await tilesOf(t, s.key, 'demo')).find((x) => x.id === body.created_ids.tile_id)).toMatchObject({
+      context: 'Tasks',
+      table_tile: { column_order: ['status', 'title'] },
+    });
+  });
+
+  it('a mapping to a context the project lacks, or a malformed map, is 422 and creates nothing', async () => {
+    const t = await makeTestApp();
+    const s = await setup(t);
+    const json = { project: 'demo', tab_id: s.tab.id, template: template({ context: 'Todo' }) };
+    const ghost = await t.request('POST', '/v0/tile/import_template', { key: s.key, json: { ...json, context_map: { Todo: 'Ghost' } } });
+    expect(ghost.statusCode).toBe(422);
+    expect(ghost.json().detail).toEqual([
+      { type: 'value_error', loc: ['body', 'context_map', 'Todo'], msg: "Context 'Ghost' does not exist in project 'demo'. Map 'Todo' to one of: 'Tasks'." },
+    ]);
+    const notStrings = await t.request('POST', '/v0/tile/import_template', { key: s.key, json: { ...json, context_map: { Todo: 3 } } });
+    expect(notStrings.statusCode).toBe(422);
+    expect(notStrings.json().detail[0].loc).toEqual(['body', 'context_map', 'Todo']);
+    const tooMany = Object.fromEntries(Array.from({ length: 21 }, (_, i) => [`c${i}`, 'Tasks']));
+    expect((await t.request('POST', '/v0/tile/import_template', { key: s.key, json: { ...json, context_map: tooMany } })).statusCode).toBe(422);
+    expect((await tilesOf(t, s.key, 'demo')).map((x) => x.name)).toEqual(['Open tasks']);
   });
 });

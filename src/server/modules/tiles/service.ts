@@ -19,9 +19,11 @@ import {
   insertTile,
   listInterfaces,
   saveCheckpoint,
+  tilePositions,
   toTile,
   updateTile,
 } from './repository.ts';
+import { firstFreeSpot, place } from './placement.ts';
 import { issuesAsDetail, validateTemplate, type TemplateTarget } from './template-service.ts';
 
 // Interfaces, tabs and tiles as the dashboard edits them. Templates: transfer-service.ts.
@@ -112,10 +114,13 @@ export async function createTile(db: Conn, scope: Scope, tabId: string, body: Pa
   const tab = await findTab(db, scope, tabId);
   if (!tab) throw notFoundError('Tab not found.');
   const type = body.type ?? (body.plot_tile && !body.table_tile ? 'Plot' : 'Table');
+  const { x, y, width, height } = body.position;
+  const taken = await tilePositions(db, tab.id);
   const content: TileContent = {
     name: body.name,
     type,
-    position: body.position,
+    // No tile lands on another: a taken or missing spot becomes the first free one of the same size.
+    position: x === undefined || y === undefined ? firstFreeSpot({ width, height }, taken) : place({ x, y, width, height }, taken),
     context: body.context ?? null,
     table_tile: type === 'Table' && body.table_tile ? { table_type: body.table_tile.table_type ?? 'default', column_order: body.table_tile.column_order } : null,
     plot_tile: type === 'Plot' && body.plot_tile ? body.plot_tile : null,

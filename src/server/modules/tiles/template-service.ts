@@ -120,7 +120,7 @@ function findingsOf(t: ParsedTemplate, unknownKeys: readonly string[], target: T
         level: 'error',
         component: 'context',
         message: `Context '${t.context}' does not exist in project '${target.project}'.`,
-        suggested_fix: `Create context '${t.context}' in project '${target.project}', or set context to one of: ${list(known)}.`,
+        suggested_fix: `Create context '${t.context}' in project '${target.project}', or map it to one of: ${list(known)} (context_map).`,
       },
     });
   }

@@ -27,10 +27,12 @@ import {
   insertTab,
   insertTile,
   deleteRow,
+  tilePositions,
   type TileRef,
 } from './repository.ts';
+import { place } from './placement.ts';
 import { targetOf, tileClash } from './service.ts';
-import { issuesAsDetail, sanitizeTemplate, validateTemplate } from './template-service.ts';
+import { issuesAsDetail, sanitizeTemplate, validateTemplate, type TemplateTarget } from './template-service.ts';
 
 // Tiles as templates: exported from one dashboard, imported (checked, maybe fixed) into another.
 
@@ -107,6 +109,7 @@ export interface ImportRequest {
   interface_id?: string;
   tab_name?: string;
   new_tile_name?: string;
+  context_map?: Record<string, string>;
 }
 
 /** Where the tile goes: an existing tab, or a tab (maybe to be created) named within an interface. */
@@ -126,6 +129,30 @@ function contentOf(t: ParsedTemplate, name: string): TileContent {
 function rejectInvalid(result: ValidationResult): never {
   const errors = result.issues.filter((i) => i.level === 'error').length;
   throw invalidFields(issuesAsDetail(result), { validation_result: result, errors });
+}
+
+/**
+ * Applies the caller's context_map: the template's context becomes the project's context it is mapped to.
+ * A mapping to a context the project lacks is refused (naming the ones it has); other keys are ignored, so one
+ * map can serve several templates.
+ */
+function mapContext(t: ParsedTemplate, map: Record<string, string> | undefined, target: TemplateTarget): { template: ParsedTemplate; warning?: string } {
+  const problems = Object.entries(map ?? {})
+    .filter(([, to]) => !target.contexts.has(to))
+    .map(([from, to]) => ({
+      type: 'value_error',
+      loc: ['body', 'context_map', from],
+      msg: `Context '${to}' does not exist in project '${target.project}'. Map '${from}' to one of: ${
+        [...target.contexts.keys()]
+          .sort()
+          .map((c) => `'${c}'`)
+          .join(', ') || '(none)'
+      }.`,
+    }));
+  if (problems.length > 0) throw invalidFields(problems);
+  const to = t.context === null ? undefined : map?.[t.context];
+  if (to === undefined || to === t.context) return { template: t };
+  return { template: { ...t, context: to }, warning: `Mapped context '${t.context}' to '${to}' of project ${target.project}.` };
 }
 
 /** Imports a template; `beforeCommit` runs last in the import's transaction with the response. */
@@ -157,14 +184,16 @@ export async function importTemplate(
 
   const target = await targetOf(deps.db, project.id, project.name);
   const warnings: string[] = [];
+  const mapped = mapContext(parsed.template, body.context_map, target);
+  if (mapped.warning) warnings.push(mapped.warning);
   let validation: ValidationResult | null = null;
-  let template = parsed.template;
+  let template = mapped.template;
   if (body.validate_first) {
-    validation = validateTemplate(parsed.template, parsed.unknownKeys, target);
+    validation = validateTemplate(template, parsed.unknownKeys, target);
     if (!validation.valid && !body.auto_sanitize) rejectInvalid(validation);
   }
   if (body.auto_sanitize) {
-    const fixed = sanitizeTemplate(parsed.template, parsed.unknownKeys, target);
+    const fixed = sanitizeTemplate(template, parsed.unknownKeys, target);
     template = fixed.template;
     warnings.push(...fixed.warnings);
     // What sanitizing cannot fix (a context the project lacks, a plot axis) still stops a validated import.
@@ -172,7 +201,7 @@ export async function importTemplate(
   }
 
   const tileName = body.new_tile_name ?? template.name;
-  const content = contentOf(template, tileName);
+  const wanted = contentOf(template, tileName);
 
   // One retry: a concurrent import may create the same tab between our read and our insert.
   for (let attempt = 0; ; attempt++) {
@@ -194,6 +223,13 @@ export async function importTemplate(
           if (!body.overwrite_existing) throw tileClash(tileName);
           await deleteRow(tx, 'tiles', clash.id);
           extra.push(`Replaced the existing tile ${tileName} (id ${clash.id}).`);
+        }
+        // The template's spot may be taken in this tab: the tile goes to the first free one instead of on top.
+        const position = place(wanted.position, await tilePositions(tx, tabId));
+        const content = { ...wanted, position };
+        if (position !== wanted.position) {
+          const from = wanted.position;
+          extra.push(`Placed the tile at x ${position.x}, y ${position.y}: its spot at x ${from.x}, y ${from.y} is taken by other tiles of the tab.`);
         }
         const row = await insertTile(tx, tabId, content, principal.userId, deps.now());
         const response: ImportTemplateResponse = {

@@ -5,7 +5,7 @@ import type { z } from 'zod';
 import { tileMutations } from '../../data/tiles.ts';
 import { useApiMutation } from '../../lib/mutation.ts';
 
-// The dashboard page's changes: the data file's mutations with what the page tells the user.
+// The dashboard page's changes (an API interface is a dashboard on screen): the data file's mutations with what the page tells the user.
 
 /** Column names of a context, as its rows use them (first seen first). */
 export function columnsOf(rows: Pick<Log, 'entries'>[]): string[] {
@@ -16,7 +16,17 @@ export function columnsOf(rows: Pick<Log, 'entries'>[]): string[] {
 
 export function useCreateInterface(project: string) {
   return useApiMutation(tileMutations.createInterface(project), {
-    onSuccess: (created) => notifications.show({ color: 'teal', message: `Interface ${created.name} created.` }),
+    onSuccess: (created) => notifications.show({ color: 'teal', message: `Dashboard ${created.name} created.` }),
+  });
+}
+
+/** What the empty state's one click creates. */
+export const FIRST_DASHBOARD = { name: 'Overview', tab: 'Main' } as const;
+
+export function useCreateFirstDashboard(project: string) {
+  return useApiMutation(tileMutations.createFirstDashboard(project), {
+    onSuccess: ({ dashboard }) => notifications.show({ color: 'teal', message: `Dashboard ${dashboard.name} created. Add its first tile.` }),
+    onError: (error) => notifications.show({ color: 'red', title: 'Could not create the dashboard', message: error.message }),
   });
 }
 

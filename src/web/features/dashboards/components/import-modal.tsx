@@ -5,13 +5,17 @@ import { useEffect, useMemo, useState } from 'react';
 import type { ImportTemplateResponse, TemplateIssue } from '../../../../shared/tiles.ts';
 import { checkTemplateText } from '../template-file.ts';
 import { ApiError, errorMessage } from '../../../lib/api-client.ts';
+import { contextMutations, contextQueries } from '../../../data/contexts.ts';
 import { projectQueries } from '../../../data/projects.ts';
 import { tileQueries } from '../../../data/tiles.ts';
+import { useApiMutation } from '../../../lib/mutation.ts';
 import { useImportTemplate, validationResultOf } from '../api.ts';
 import { FileDropZone } from '../../../components/file-drop-zone.tsx';
 import { ErrorText } from '../../../components/error-text.tsx';
 
 const NEW_TAB = '__new__';
+/** The context choice that creates the template's context in the target project. */
+const CREATE_CONTEXT = '__create__';
 const MAX_FILE_BYTES = 1024 * 1024;
 
 function IssuesTable({ issues }: { issues: TemplateIssue[] }) {
@@ -78,11 +82,27 @@ export function ImportModal({
   const [overwrite, setOverwrite] = useState(false);
   const [newTileName, setNewTileName] = useState('');
   const [renameTo, setRenameTo] = useState('');
+  const [contextChoice, setContextChoice] = useState<string | null>(null);
   const [result, setResult] = useState<ImportTemplateResponse | null>(null);
   const [targetError, setTargetError] = useState<string | null>(null);
   const importer = useImportTemplate();
+  const createContext = useApiMutation(contextMutations.create(project));
   const projects = useQuery({ ...projectQueries.names(), enabled: opened });
   const interfaces = useQuery({ ...tileQueries.interfaces(project), enabled: opened });
+  const contexts = useQuery({ ...contextQueries.list(project), enabled: opened });
+
+  /** What the last import said belongs to the inputs it was sent with: any change clears it. */
+  const clearOutcome = () => {
+    setResult(null);
+    importer.reset();
+  };
+  /** A setter that also clears the last outcome. */
+  const changing =
+    <T,>(set: (v: T) => void) =>
+    (v: T) => {
+      set(v);
+      clearOutcome();
+    };
 
   // Opening starts from the current project and tab (state adjusted while rendering; the mutation,
   // outside React state, is reset in an effect).
@@ -93,6 +113,7 @@ export function ImportModal({
       setProject(currentProject);
       setInterfaceId(defaultInterfaceId);
       setTabChoice(defaultTabId);
+      setContextChoice(null);
       setResult(null);
     }
   }
@@ -102,6 +123,9 @@ export function ImportModal({
   }, [opened]);
 
   const check = useMemo(() => checkTemplateText(text), [text]);
+  // The template's context, when the target project lacks it: the user maps it to one it has, or creates it.
+  const templateContext = check.parsed?.context ?? null;
+  const missingContext = templateContext !== null && contexts.data !== undefined && !contexts.data.some((c) => c.name === templateContext) ? templateContext : null;
   const iface = interfaces.data?.find((i) => i.id === interfaceId) ?? null;
   const conflict = importer.error instanceof ApiError && importer.error.status === 409 ? importer.error : null;
   const invalid = importer.error instanceof ApiError && importer.error.status === 422 ? validationResultOf(importer.error.body) : null;
@@ -114,8 +138,8 @@ export function ImportModal({
     }
     setText(await file.text());
     setFileNote(`Loaded ${file.name}.`);
-    setResult(null);
-    importer.reset();
+    setContextChoice(null);
+    clearOutcome();
   };
 
   const submit = async (override: { overwrite_existing?: boolean; new_tile_name?: string } = {}) => {
@@ -125,10 +149,24 @@ export function ImportModal({
     if (tabChoice && tabChoice !== NEW_TAB) target = { tab_id: tabChoice };
     else if (interfaceId && tabChoice === NEW_TAB && newTabName.trim()) target = { interface_id: interfaceId, tab_name: newTabName.trim() };
     else {
-      setTargetError(interfaceId ? 'Choose a tab or name a new one.' : 'Choose an interface.');
+      setTargetError(interfaceId ? 'Choose a tab or name a new one.' : 'Choose a dashboard.');
+      return;
+    }
+    if (missingContext && !contextChoice) {
+      setTargetError(`Choose a context for “${missingContext}”, or create it.`);
       return;
     }
     const name = override.new_tile_name ?? (newTileName.trim() || null);
+    setResult(null);
+    let contextMap: Record<string, string> | null = null;
+    if (missingContext && contextChoice === CREATE_CONTEXT) {
+      try {
+        await createContext.mutateAsync({ name: missingContext });
+      } catch (err) {
+        setTargetError(`Context “${missingContext}” was not created: ${errorMessage(err)}`);
+        return;
+      }
+    } else if (missingContext && contextChoice) contextMap = { [missingContext]: contextChoice };
     try {
       const r = await importer.mutateAsync({
         project,
@@ -137,10 +175,11 @@ export function ImportModal({
         auto_sanitize: autoSanitize,
         overwrite_existing: override.overwrite_existing ?? overwrite,
         new_tile_name: name,
+        context_map: contextMap,
         ...target,
       });
       setResult(r);
-      if (override.new_tile_name) setNewTileName(override.new_tile_name);
+      setRenameTo('');
     } catch {
       // Shown below from importer.error.
     }
@@ -169,8 +208,8 @@ export function ImportModal({
           value={text}
           onChange={(e) => {
             setText(e.currentTarget.value);
-            setResult(null);
-            importer.reset();
+            setContextChoice(null);
+            clearOutcome();
           }}
           autosize
           minRows={3}
@@ -204,64 +243,79 @@ export function ImportModal({
               setProject(v);
               setInterfaceId(null);
               setTabChoice(null);
+              setContextChoice(null);
+              clearOutcome();
             }}
             allowDeselect={false}
             searchable
           />
           <Select
-            label="Interface"
+            label="Dashboard"
             data={(interfaces.data ?? []).map((i) => ({ value: i.id, label: i.name }))}
             value={interfaceId}
             onChange={(v) => {
               setInterfaceId(v);
               setTabChoice(null);
+              clearOutcome();
             }}
             allowDeselect={false}
-            placeholder={interfaces.isPending ? 'Loading…' : interfaces.data?.length === 0 ? 'No interfaces in this project' : 'Choose an interface'}
+            placeholder={interfaces.isPending ? 'Loading…' : interfaces.data?.length === 0 ? 'No dashboards in this project' : 'Choose a dashboard'}
             error={interfaces.isError ? errorMessage(interfaces.error) : undefined}
           />
-          <Select label="Tab" data={tabOptions} value={tabChoice} onChange={setTabChoice} disabled={!iface} placeholder="Choose a tab" allowDeselect={false} />
+          <Select label="Tab" data={tabOptions} value={tabChoice} onChange={changing(setTabChoice)} disabled={!iface} placeholder="Choose a tab" allowDeselect={false} />
         </Group>
         {tabChoice === NEW_TAB && (
           <TextInput
             label="New tab name"
-            description="The tab is created in the interface when the import succeeds."
+            description="The tab is created in the dashboard when the import succeeds."
             value={newTabName}
-            onChange={(e) => setNewTabName(e.currentTarget.value)}
+            onChange={(e) => changing(setNewTabName)(e.currentTarget.value)}
             maxLength={100}
+          />
+        )}
+        {missingContext && (
+          <Select
+            label={`Context for “${missingContext}”`}
+            description={`Project ${project} has no context “${missingContext}”. Show the tile over one of its contexts, or create an empty “${missingContext}”.`}
+            data={[...(contexts.data ?? []).map((c) => ({ value: c.name, label: c.name })), { value: CREATE_CONTEXT, label: `Create context “${missingContext}”` }]}
+            value={contextChoice}
+            onChange={changing(setContextChoice)}
+            placeholder="Choose a context"
+            allowDeselect={false}
+            searchable
           />
         )}
         <ErrorText>{targetError}</ErrorText>
         <Group>
-          <Switch label="Validate first" checked={validateFirst} onChange={(e) => setValidateFirst(e.currentTarget.checked)} />
-          <Switch label="Auto sanitize" checked={autoSanitize} onChange={(e) => setAutoSanitize(e.currentTarget.checked)} />
-          <Switch label="Overwrite existing" checked={overwrite} onChange={(e) => setOverwrite(e.currentTarget.checked)} />
+          <Switch label="Validate first" checked={validateFirst} onChange={(e) => changing(setValidateFirst)(e.currentTarget.checked)} />
+          <Switch label="Auto sanitize" checked={autoSanitize} onChange={(e) => changing(setAutoSanitize)(e.currentTarget.checked)} />
+          <Switch label="Overwrite existing" checked={overwrite} onChange={(e) => changing(setOverwrite)(e.currentTarget.checked)} />
         </Group>
         <TextInput
           label="New tile name"
           description="Optional: import under this name instead of the template's."
           value={newTileName}
-          onChange={(e) => setNewTileName(e.currentTarget.value)}
+          onChange={(e) => changing(setNewTileName)(e.currentTarget.value)}
           maxLength={255}
         />
 
         {conflict && (
           <Alert color="yellow" variant="light" title="Name clash" role="alert" icon={<IconAlertTriangle aria-hidden />}>
             <Stack gap="xs">
-              <Text size="sm">{conflict.detail}</Text>
+              <Text size="sm">A tile named “{templateName}” is already in this tab. Nothing was imported.</Text>
               <Group align="flex-end">
                 <Button size="xs" color="red" variant="light" onClick={() => void submit({ overwrite_existing: true })} loading={importer.isPending}>
-                  Overwrite {templateName}
+                  Replace the existing tile
                 </Button>
                 <TextInput
                   size="xs"
-                  label="Or import as"
+                  label="Another name"
                   value={renameTo || `${templateName} (2)`}
                   onChange={(e) => setRenameTo(e.currentTarget.value)}
                   maxLength={255}
                 />
                 <Button size="xs" onClick={() => void submit({ new_tile_name: (renameTo || `${templateName} (2)`).trim(), overwrite_existing: false })}>
-                  Rename and import
+                  Import under another name
                 </Button>
               </Group>
             </Stack>
@@ -271,7 +325,11 @@ export function ImportModal({
           <Alert color="red" variant="light" title={invalid ? 'The template does not fit this project' : 'Import failed'} role="alert">
             <Stack gap="xs">
               <Text size="sm">
-                {invalid ? 'Nothing was created. Fix these errors, or turn on Auto sanitize to drop what can be dropped.' : errorMessage(importer.error)}
+                {!invalid
+                  ? errorMessage(importer.error)
+                  : autoSanitize
+                    ? 'Nothing was created. Auto sanitize could not fix these errors: change the template or the target.'
+                    : 'Nothing was created. Fix these errors, or turn on Auto sanitize to drop what can be dropped.'}
               </Text>
               {invalid && <IssuesTable issues={invalid.issues} />}
             </Stack>
@@ -296,7 +354,8 @@ export function ImportModal({
                   </List>
                 </>
               )}
-              {result.validation_result && <IssuesTable issues={result.validation_result.issues} />}
+              {/* After sanitizing, the errors found before it are fixed: the warnings above say how. Only a valid template's notes remain. */}
+              {result.validation_result?.valid && <IssuesTable issues={result.validation_result.issues} />}
               <Group>
                 <Button size="xs" onClick={() => onShowTile({ project, interfaceId, tab_id: result.created_ids.tab_id, tile_id: result.created_ids.tile_id })}>
                   Show the imported tile

@@ -1,5 +1,5 @@
 import { ActionIcon, Badge, Group, Menu, Paper, Skeleton, Stack, Text, Tooltip } from '@mantine/core';
-import { IconArrowsMove, IconDotsVertical, IconFileExport, IconFlag, IconTrash } from '@tabler/icons-react';
+import { IconArrowsMove, IconDotsVertical, IconFileExport, IconFlag, IconPencil, IconTrash } from '@tabler/icons-react';
 import { lazy, Suspense, useEffect, useRef } from 'react';
 import type { Tile } from '../../../../shared/tiles.ts';
 import { GRID_COLUMNS } from '../../../../shared/tiles.ts';
@@ -20,6 +20,7 @@ function TileCard({
   cannotWrite,
   onExport,
   onMove,
+  onEdit,
 }: {
   project: string;
   tile: Tile;
@@ -27,6 +28,7 @@ function TileCard({
   cannotWrite: string | null;
   onExport: (t: Tile) => void;
   onMove: (t: Tile) => void;
+  onEdit: (t: Tile) => void;
 }) {
   const checkpoint = useCheckpointTile(project);
   const remove = useDeleteTile(project);
@@ -80,6 +82,9 @@ function TileCard({
               <Menu.Item leftSection={<IconFileExport size={14} aria-hidden />} onClick={() => onExport(tile)}>
                 Export template
               </Menu.Item>
+              <Menu.Item leftSection={<IconPencil size={14} aria-hidden />} disabled={cannotWrite !== null} onClick={() => onEdit(tile)}>
+                Edit tile
+              </Menu.Item>
               <Menu.Item leftSection={<IconArrowsMove size={14} aria-hidden />} disabled={cannotWrite !== null} onClick={() => onMove(tile)}>
                 Move / resize
               </Menu.Item>
@@ -132,6 +137,7 @@ export function TileGrid({
   cannotWrite,
   onExport,
   onMove,
+  onEdit,
 }: {
   project: string;
   tiles: Tile[];
@@ -139,11 +145,21 @@ export function TileGrid({
   cannotWrite: string | null;
   onExport: (t: Tile) => void;
   onMove: (t: Tile) => void;
+  onEdit: (t: Tile) => void;
 }) {
   return (
     <div className={classes.grid} style={{ gridAutoRows: `minmax(${ROW_HEIGHT}px, auto)` }}>
       {tiles.map((tile) => (
-        <TileCard key={tile.id} project={project} tile={tile} highlighted={tile.id === highlight} cannotWrite={cannotWrite} onExport={onExport} onMove={onMove} />
+        <TileCard
+          key={tile.id}
+          project={project}
+          tile={tile}
+          highlighted={tile.id === highlight}
+          cannotWrite={cannotWrite}
+          onExport={onExport}
+          onMove={onMove}
+          onEdit={onEdit}
+        />
       ))}
     </div>
   );

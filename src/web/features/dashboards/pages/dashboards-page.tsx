@@ -13,14 +13,14 @@ import { errorMessage } from '../../../lib/api-client.ts';
 import { missingPermission, useMe } from '../../../lib/use-me.ts';
 import { projectQueries } from '../../../data/projects.ts';
 import { tileQueries } from '../../../data/tiles.ts';
-import { useCreateInterface, useCreateTab, useDeleteTab } from '../api.ts';
-import { AddTileModal } from '../components/add-tile-modal.tsx';
+import { FIRST_DASHBOARD, useCreateFirstDashboard, useCreateInterface, useCreateTab, useDeleteTab } from '../api.ts';
 import { ExportModal } from '../components/export-modal.tsx';
 import { ImportModal } from '../components/import-modal.tsx';
 import { PositionModal } from '../components/position-modal.tsx';
 import { TileGrid } from '../components/tile-grid.tsx';
+import { TileModal, type TileModalTarget } from '../components/tile-modal.tsx';
 
-/** A one-field inline form (new interface, new tab): small enough not to need a dialog. */
+/** A one-field inline form (new dashboard, new tab): small enough not to need a dialog. */
 function InlineCreate({
   label,
   placeholder,
@@ -78,7 +78,8 @@ function ProjectDashboards({ project }: { project: string }) {
   const createInterface = useCreateInterface(project);
   const createTab = useCreateTab(project);
   const deleteTab = useDeleteTab(project);
-  const [addOpen, addHandlers] = useDisclosure(false);
+  const createFirst = useCreateFirstDashboard(project);
+  const [tileTarget, setTileTarget] = useState<TileModalTarget | null>(null);
   const [importOpen, importHandlers] = useDisclosure(false);
   const [exporting, setExporting] = useState<Tile | null>(null);
   const [moving, setMoving] = useState<Tile | null>(null);
@@ -126,7 +127,7 @@ function ProjectDashboards({ project }: { project: string }) {
         <Group gap="sm" wrap="wrap">
           {list.length > 0 && (
             <Select
-              label="Interface"
+              label="Dashboard"
               data={list.map((i) => ({ value: i.id, label: i.name }))}
               value={current?.id ?? null}
               onChange={(v) => setParam({ interface: v, tab: null, tile: null })}
@@ -137,8 +138,8 @@ function ProjectDashboards({ project }: { project: string }) {
         </Group>
         <Group gap="sm" align="flex-end">
           <InlineCreate
-            label="New interface"
-            placeholder="Interface name"
+            label="New dashboard"
+            placeholder="Dashboard name"
             pending={createInterface.isPending}
             disabledReason={cannotWrite}
             onCreate={async (name) => {
@@ -154,7 +155,24 @@ function ProjectDashboards({ project }: { project: string }) {
         <EmptyState
           icon={<IconLayoutDashboard size={24} />}
           title="No dashboards in this project yet"
-          description="Create an interface above, then add tabs and tiles to it, or import a tile template."
+          description={`Start with a dashboard ${FIRST_DASHBOARD.name} and its tab ${FIRST_DASHBOARD.tab}, then add tiles to it; or import a tile template.`}
+          action={
+            <Tooltip label={cannotWrite} disabled={cannotWrite === null}>
+              <Button
+                leftSection={<IconPlus size={16} aria-hidden />}
+                loading={createFirst.isPending}
+                disabled={cannotWrite !== null}
+                onClick={() =>
+                  createFirst.mutate(
+                    { name: FIRST_DASHBOARD.name, tab: FIRST_DASHBOARD.tab },
+                    { onSuccess: ({ dashboard, tab: first }) => setParam({ interface: dashboard.id, tab: first.id, tile: null }) },
+                  )
+                }
+              >
+                Create a dashboard
+              </Button>
+            </Tooltip>
+          }
         />
       ) : (
         <>
@@ -186,7 +204,12 @@ function ProjectDashboards({ project }: { project: string }) {
                   </Text>
                   <Group gap="xs">
                     <Tooltip label={cannotWrite} disabled={cannotWrite === null}>
-                      <Button size="xs" leftSection={<IconPlus size={14} aria-hidden />} onClick={addHandlers.open} disabled={cannotWrite !== null}>
+                      <Button
+                        size="xs"
+                        leftSection={<IconPlus size={14} aria-hidden />}
+                        onClick={() => setTileTarget({ kind: 'add', tab: t })}
+                        disabled={cannotWrite !== null}
+                      >
                         Add tile
                       </Button>
                     </Tooltip>
@@ -214,7 +237,15 @@ function ProjectDashboards({ project }: { project: string }) {
                 {t.tiles.length === 0 ? (
                   <EmptyState title="This tab has no tiles" description="Add a table or a plot of one of the project's contexts, or import a tile template." />
                 ) : (
-                  <TileGrid project={project} tiles={t.tiles} highlight={highlight} cannotWrite={cannotWrite} onExport={setExporting} onMove={setMoving} />
+                  <TileGrid
+                    project={project}
+                    tiles={t.tiles}
+                    highlight={highlight}
+                    cannotWrite={cannotWrite}
+                    onExport={setExporting}
+                    onMove={setMoving}
+                    onEdit={(tile) => setTileTarget({ kind: 'edit', tile })}
+                  />
                 )}
               </Tabs.Panel>
             ))}
@@ -223,7 +254,7 @@ function ProjectDashboards({ project }: { project: string }) {
         </>
       )}
 
-      {tab && <AddTileModal opened={addOpen} onClose={addHandlers.close} project={project} tab={tab} />}
+      <TileModal target={tileTarget} onClose={() => setTileTarget(null)} project={project} />
       <PositionModal project={project} tile={moving} onClose={() => setMoving(null)} />
       <ExportModal tile={exporting} onClose={() => setExporting(null)} />
       <ImportModal
@@ -269,7 +300,7 @@ export function DashboardsPage() {
     <>
       <PageHeader
         title="Dashboards"
-        description="Interfaces of a project: tabs of tiles showing its contexts as tables and plots. Export a tile as a template, import one anywhere."
+        description="Dashboards of a project: tabs of tiles showing its contexts as tables and plots. Export a tile as a template, import one anywhere."
         actions={
           projects.data && projects.data.length > 0 ? (
             <Select
