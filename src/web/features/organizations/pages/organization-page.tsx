@@ -1,4 +1,4 @@
-import { Badge, Button, Drawer, Group, Skeleton, Stack, Table, Tabs, Text } from '@mantine/core';
+import { Badge, Button, Group, Modal, Skeleton, Stack, Table, Tabs, Text } from '@mantine/core';
 import { IconBuilding, IconMail, IconSettings, IconShieldLock, IconUsers } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useState } from 'react';
@@ -95,13 +95,13 @@ function PersonalWorkspace({ userId }: { userId: string }) {
           })}
         </Table.Tbody>
       </Table>
-      <OrganizationSettingsDrawer organization={orgs.data.find((o) => o.id === settingsOf) ?? null} userId={userId} onClose={() => setSettingsOf(null)} />
+      <OrganizationSettingsModal organization={orgs.data.find((o) => o.id === settingsOf) ?? null} userId={userId} onClose={() => setSettingsOf(null)} />
     </Stack>
   );
 }
 
 /** One organization's settings from the personal workspace; closes itself once the organization is gone. */
-function OrganizationSettingsDrawer({
+function OrganizationSettingsModal({
   organization,
   userId,
   onClose,
@@ -111,10 +111,9 @@ function OrganizationSettingsDrawer({
   onClose: () => void;
 }) {
   return (
-    <Drawer
+    <Modal
       opened={organization !== null}
       onClose={onClose}
-      position="right"
       size="lg"
       title={organization ? `${organization.name} settings` : ''}
       closeButtonProps={{ 'aria-label': 'Close' }}
@@ -124,7 +123,7 @@ function OrganizationSettingsDrawer({
           <OrganizationSettings organization={{ id: organization.id, name: organization.name, roleName: organization.role_name }} userId={userId} onGone={onClose} />
         </Suspense>
       )}
-    </Drawer>
+    </Modal>
   );
 }
 
