@@ -1,12 +1,12 @@
 import { Alert, Button, List, Modal, Select, Skeleton, Stack, Text, TextInput } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
-import type { OrganizationDeletionSummary } from '../../../../shared/organizations.ts';
 import { ErrorAlert } from '../../../components/error-alert.tsx';
 import { memberQueries } from '../../../data/members.ts';
 import { ownershipQueries } from '../../../data/ownership.ts';
 import { errorMessage } from '../../../lib/api-client.ts';
 import { useDeleteOrganization, useLeaveOrganization, useTransferOwnership } from '../api.ts';
+import { deletedThings } from '../format.ts';
 
 // The irreversible changes to an organization, each confirmed by typing its name (the server checks it
 // too). Used on the organization's settings and, for an owner, from the account's danger zone.
@@ -24,8 +24,6 @@ interface DialogProps {
   /** After the change succeeded (the dialog has closed). */
   onDone?: () => void;
 }
-
-const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 /** A typed-name confirmation: the field, and whether it matches (as the server compares: trimmed). */
 function useTypedName(name: string) {
@@ -145,22 +143,6 @@ export function TransferOwnershipModal({ organization, opened, onClose, onDone, 
       </Button>
     </ConfirmForm>
   );
-}
-
-/** What deleting the organization removes, in words (only what there is). */
-export function deletedThings(d: OrganizationDeletionSummary): string[] {
-  return [
-    d.members > 0 && plural(d.members, 'membership'),
-    d.api_keys > 0 && `${plural(d.api_keys, 'organization API key')} (they stop working)`,
-    d.pending_invites > 0 && plural(d.pending_invites, 'pending invitation'),
-    d.assistants > 0 && plural(d.assistants, 'assistant'),
-    d.voices > 0 && plural(d.voices, 'cloned voice'),
-    d.files > 0 && plural(d.files, 'stored file'),
-    d.projects > 0 && `${plural(d.projects, 'project')} with ${plural(d.contexts, 'context')}, ${plural(d.rows, 'row')} and ${plural(d.commits, 'commit')}`,
-    d.dashboards > 0 && `${plural(d.dashboards, 'dashboard')} with ${plural(d.tiles, 'tile')}`,
-    d.custom_endpoints > 0 && plural(d.custom_endpoints, 'custom endpoint'),
-    d.credits > 0 && `${d.credits} credits (they are not refunded)`,
-  ].filter((x): x is string => typeof x === 'string');
 }
 
 /** Deletes the organization after showing exactly what goes with it. */
