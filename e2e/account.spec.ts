@@ -66,14 +66,15 @@ test.describe('account', () => {
     await checkA11y(page);
   });
 
-  test('deletion is blocked by an owned organization, with a link to it; without blockers it deletes', async ({ page, roster }) => {
+  test('deletion is blocked by an owned organization, with the actions that resolve it; without blockers it deletes', async ({ page, roster }) => {
     const owner = await roster.createUser({ name: 'Olga Owner' });
     const org = await roster.createOrg({ ownerEmail: owner.email, name: unique('Owned Org') });
     await signIn(page, owner.api_key, '/account');
     const danger = page.getByRole('region', { name: 'Danger zone' });
     await expect(danger.getByText('Your account cannot be deleted yet')).toBeVisible();
     await expect(danger.getByText(org.name, { exact: false }).first()).toBeVisible();
-    await expect(danger.getByRole('link', { name: 'Manage your organizations' })).toHaveAttribute('href', '/organization');
+    await expect(danger.getByRole('button', { name: `Transfer ownership of ${org.name}` })).toBeVisible();
+    await expect(danger.getByRole('button', { name: `Delete ${org.name}` })).toBeVisible();
     await expect(danger.getByRole('button', { name: 'Delete my account' })).toBeDisabled();
     await checkA11y(page);
 

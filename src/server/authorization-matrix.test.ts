@@ -62,6 +62,13 @@ const EXAMPLES: Record<
   listOrganizations: {},
   listRoles: { params: { organization_id: '{org}' } },
   removeMember: { params: { organization_id: '{org}', user_id: 'no-such-user' } },
+  // A name that does not match: allowed callers get 400, and nothing is transferred, left or deleted.
+  transferOwnership: { params: { organization_id: '{org}' }, body: { user_id: 'no-such-user', confirm_name: 'Not this organization' } },
+  leaveOrganization: { params: { organization_id: '{org}' }, body: { confirm_name: 'Not this organization' } },
+  getOrganizationDeletion: { params: { organization_id: '{org}' } },
+  deleteOrganization: { params: { organization_id: '{org}' }, body: { confirm_name: 'Not this organization' } },
+  // More than anyone's balance: allowed callers get 402, nothing moves.
+  moveCreditsToOrganization: { params: { organization_id: '{org}' }, body: { amount: 1_000_000_000 } },
   acceptInvite: { params: { token: 'no-such-token-0123456789' } },
   cancelInvite: { params: { organization_id: '{org}', invite_id: '00000000-0000-4000-8000-000000000000' } },
   declineInvite: { params: { token: 'no-such-token-0123456789' } },

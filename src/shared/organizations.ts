@@ -72,3 +72,70 @@ export const MemberPathParams = z.object({
   organization_id: intId('organization_id'),
   user_id: z.string().min(1).max(100),
 });
+
+/**
+ * The organization's name, typed to confirm a change that cannot be undone (leave, transfer, delete):
+ * an id mistyped in a script must not act on another organization.
+ */
+const confirmName = z.string().trim().normalize('NFC').min(1, 'Type the organization’s name to confirm.').max(100, 'Must be at most 100 characters.');
+
+/** Extension: POST /v0/organizations/{organization_id}/transfer-ownership */
+export const TransferOwnershipInput = z.object({
+  user_id: z.string().trim().min(1, 'Must not be empty.').max(100, 'Must be at most 100 characters.'),
+  confirm_name: confirmName,
+});
+export type TransferOwnershipInput = z.infer<typeof TransferOwnershipInput>;
+export const OwnershipTransferredSchema = z.object({
+  message: z.string(),
+  organization_id: z.number().int(),
+  owner_id: z.string(),
+  previous_owner_id: z.string(),
+  /** The previous owner's role now. */
+  previous_owner_role_name: z.string(),
+});
+
+/** Extension: POST /v0/organizations/{organization_id}/leave */
+export const LeaveOrganizationInput = z.object({ confirm_name: confirmName });
+export type LeaveOrganizationInput = z.infer<typeof LeaveOrganizationInput>;
+
+/** What deleting an organization removes, counted (extension: GET /v0/organizations/{organization_id}/deletion). */
+export const OrganizationDeletionSummarySchema = z.object({
+  members: z.number().int(),
+  pending_invites: z.number().int(),
+  api_keys: z.number().int(),
+  assistants: z.number().int(),
+  voices: z.number().int(),
+  files: z.number().int(),
+  projects: z.number().int(),
+  contexts: z.number().int(),
+  rows: z.number().int(),
+  commits: z.number().int(),
+  dashboards: z.number().int(),
+  tiles: z.number().int(),
+  custom_endpoints: z.number().int(),
+  /** The organization's balance, lost with it. */
+  credits: z.number(),
+});
+export type OrganizationDeletionSummary = z.infer<typeof OrganizationDeletionSummarySchema>;
+export const OrganizationDeletionSchema = z.object({
+  organization_id: z.number().int(),
+  name: z.string(),
+  deletes: OrganizationDeletionSummarySchema,
+});
+
+/** Extension: DELETE /v0/organizations/{organization_id} */
+export const DeleteOrganizationInput = z.object({ confirm_name: confirmName });
+export type DeleteOrganizationInput = z.infer<typeof DeleteOrganizationInput>;
+export const OrganizationDeletedSchema = z.object({ message: z.string(), deleted: OrganizationDeletionSummarySchema });
+
+/** Extension: POST /v0/organizations/{organization_id}/credits — from the caller's personal balance. */
+export const MoveCreditsInput = z.object({
+  amount: z.number().finite().min(0.000001, 'Move at least 0.000001 credits.').max(1_000_000_000, 'Move at most 1,000,000,000 credits at once.'),
+});
+export type MoveCreditsInput = z.infer<typeof MoveCreditsInput>;
+export const CreditsMovedSchema = z.object({
+  moved: z.number(),
+  /** Both balances after the move. */
+  personal_credits: z.number(),
+  organization_credits: z.number(),
+});

@@ -6,6 +6,14 @@ import {
   ChangeRoleInput,
   CreatedOrganizationSchema,
   CreateOrganizationInput,
+  CreditsMovedSchema,
+  DeleteOrganizationInput,
+  LeaveOrganizationInput,
+  MoveCreditsInput,
+  OrganizationDeletedSchema,
+  OrganizationDeletionSchema,
+  OwnershipTransferredSchema,
+  TransferOwnershipInput,
   MemberListSchema,
   MemberPathParams,
   MemberSchema,
@@ -121,4 +129,80 @@ export const listRoles = operation({
   params: OrgPathParams,
   response: RoleListSchema,
   errors: [403, 404],
+});
+
+// Ownership (issue 19). What only the Owner may do to the organization as a whole (hand it over, delete
+// it, fund it from their own balance) needs org:delete, the one permission Admins lack.
+
+export const transferOwnership = operation({
+  method: 'POST',
+  path: '/v0/organizations/{organization_id}/transfer-ownership',
+  operationId: 'transferOwnership',
+  summary: 'Make another member the Owner; the previous owner becomes an Admin',
+  description: 'confirm_name must be the organization’s name. The new owner must already be a member (404 otherwise).',
+  tag: 'organizations',
+  extension: true,
+  access: inOrganization('org:delete'),
+  params: OrgPathParams,
+  body: TransferOwnershipInput,
+  response: OwnershipTransferredSchema,
+  errors: [400, 403, 404, 409],
+});
+
+export const leaveOrganization = operation({
+  method: 'POST',
+  path: '/v0/organizations/{organization_id}/leave',
+  operationId: 'leaveOrganization',
+  summary: 'Leave an organization; your organization keys there stop working',
+  description: 'confirm_name must be the organization’s name. The owner cannot leave (409): transfer ownership or delete the organization first.',
+  tag: 'organizations',
+  extension: true,
+  access: inOrganization('org:read'),
+  params: OrgPathParams,
+  body: LeaveOrganizationInput,
+  response: z.object({ message: z.string() }),
+  errors: [400, 403, 404, 409],
+});
+
+export const getOrganizationDeletion = operation({
+  method: 'GET',
+  path: '/v0/organizations/{organization_id}/deletion',
+  operationId: 'getOrganizationDeletion',
+  summary: 'What deleting the organization would remove, counted',
+  tag: 'organizations',
+  extension: true,
+  access: inOrganization('org:delete'),
+  params: OrgPathParams,
+  response: OrganizationDeletionSchema,
+  errors: [403, 404],
+});
+
+export const deleteOrganization = operation({
+  method: 'DELETE',
+  path: '/v0/organizations/{organization_id}',
+  operationId: 'deleteOrganization',
+  summary: 'Delete an organization with its members, keys, invites, assistants, projects and credits',
+  description: 'confirm_name must be the organization’s name. Cannot be undone; GET …/deletion says what goes.',
+  tag: 'organizations',
+  extension: true,
+  access: inOrganization('org:delete'),
+  params: OrgPathParams,
+  body: DeleteOrganizationInput,
+  response: OrganizationDeletedSchema,
+  errors: [400, 403, 404],
+});
+
+export const moveCreditsToOrganization = operation({
+  method: 'POST',
+  path: '/v0/organizations/{organization_id}/credits',
+  operationId: 'moveCreditsToOrganization',
+  summary: 'Move credits from your personal balance to an organization you own',
+  description: 'Both balances change in one transaction; more than your personal balance is refused with 402.',
+  tag: 'organizations',
+  extension: true,
+  access: inOrganization('org:delete'),
+  params: OrgPathParams,
+  body: MoveCreditsInput,
+  response: CreditsMovedSchema,
+  errors: [402, 403, 404],
 });

@@ -4,7 +4,7 @@ import type { Conn } from '../../db/connection.ts';
 import type { Deps } from '../../deps.ts';
 import { isUniqueViolation } from '../../db/unique-violation.ts';
 import { badRequestError, forbiddenError } from '../../domain-errors.ts';
-import { deletePersonalAssistantsOf } from '../assistants/service.ts';
+import { deleteAssistantsIn } from '../assistants/service.ts';
 import { deletePersonalCustomEndpoints } from '../custom-endpoints/repository.ts';
 import { deletePersonalProjects } from '../projects/repository.ts';
 import { createStarterProject } from '../tiles/starter.ts';
@@ -82,7 +82,7 @@ export async function deleteAccount(
     if (blockers.length > 0) return { blockers, cleanups: [] };
     await deletePersonalProjects(tx, userId);
     await deletePersonalCustomEndpoints(tx, userId);
-    const cleanup = await deletePersonalAssistantsOf(tx, userId, deps);
+    const cleanup = await deleteAssistantsIn(tx, { userId, organizationId: null }, deps);
     await deleteUser(tx, userId);
     return { blockers: [], cleanups: cleanup ? [cleanup] : [] };
   });

@@ -261,20 +261,16 @@ export async function forgetStoredFile(db: Conn, key: string): Promise<void> {
 }
 
 /**
- * Removes a user's personal assistants, voices and file records (no cascade does it: user_id is
- * "set null" so organization rows survive) and returns the storage keys to delete after the commit.
+ * Removes the assistants, voices and file records of one scope: a user's personal ones (no cascade does
+ * it: user_id is "set null" so organization rows survive), or an organization's (before the organization
+ * row goes, so that its files are known). Returns the storage keys and cloned voices to delete after the commit.
  */
-export async function deletePersonalAssistantData(tx: Conn, userId: string): Promise<{ keys: string[]; voices: { voice_id: string; provider: string }[] }> {
-  const files = await tx.selectFrom('stored_files').select('key').where('user_id', '=', userId).where('organization_id', 'is', null).execute();
-  const samples = await tx
-    .selectFrom('voices')
-    .select(['sample_key', 'voice_id', 'provider'])
-    .where('user_id', '=', userId)
-    .where('organization_id', 'is', null)
-    .execute();
-  await tx.deleteFrom('assistants').where('user_id', '=', userId).where('organization_id', 'is', null).execute();
-  await tx.deleteFrom('voices').where('user_id', '=', userId).where('organization_id', 'is', null).execute();
-  await tx.deleteFrom('stored_files').where('user_id', '=', userId).where('organization_id', 'is', null).execute();
+export async function deleteAssistantData(tx: Conn, scope: Scope): Promise<{ keys: string[]; voices: { voice_id: string; provider: string }[] }> {
+  const files = await tx.selectFrom('stored_files').select('key').where(inScope(scope)).execute();
+  const samples = await tx.selectFrom('voices').select(['sample_key', 'voice_id', 'provider']).where(inScope(scope)).execute();
+  await tx.deleteFrom('assistants').where(inScope(scope)).execute();
+  await tx.deleteFrom('voices').where(inScope(scope)).execute();
+  await tx.deleteFrom('stored_files').where(inScope(scope)).execute();
   const keys = new Set(files.map((f) => f.key));
   for (const s of samples) if (s.sample_key) keys.add(s.sample_key);
   return { keys: [...keys], voices: samples.map(({ voice_id, provider }) => ({ voice_id, provider })) };

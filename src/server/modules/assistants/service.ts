@@ -16,7 +16,7 @@ import { presetById } from '../../voice/presets.ts';
 import {
   assistantJson,
   deleteAssistant,
-  deletePersonalAssistantData,
+  deleteAssistantData,
   findAssistant,
   findVoiceRow,
   insertAssistant,
@@ -222,12 +222,13 @@ export async function removeAssistant(deps: Deps, log: Log, scope: Scope, id: nu
 }
 
 /**
- * Account deletion calls this in its transaction: the user's personal assistants, voices and file
- * records go (organization ones stay). Returns the cleanup to run once that transaction has committed
- * (the cloned voices at their providers, the stored files), or undefined when there is nothing to clean.
+ * Account and organization deletion call this in their transaction: the scope's assistants, voices and
+ * file records go (a person's organization ones stay with the organization). Returns the cleanup to run
+ * once that transaction has committed (the cloned voices at their providers, the stored files), or
+ * undefined when there is nothing to clean.
  */
-export async function deletePersonalAssistantsOf(tx: Conn, userId: string, deps: Pick<Deps, 'storage' | 'voiceProviders'>): Promise<(() => Promise<void>) | undefined> {
-  const { keys, voices } = await deletePersonalAssistantData(tx, userId);
+export async function deleteAssistantsIn(tx: Conn, scope: Scope, deps: Pick<Deps, 'storage' | 'voiceProviders'>): Promise<(() => Promise<void>) | undefined> {
+  const { keys, voices } = await deleteAssistantData(tx, scope);
   if (keys.length === 0 && voices.length === 0) return undefined;
   return async () => {
     for (const voice of voices) await deps.voiceProviders(voice.provider as VoiceProvider).delete(voice.voice_id);

@@ -33,14 +33,17 @@ export async function accountOf(db: Conn, scope: Scope) {
 }
 
 export async function addCredits(db: Conn, accountId: number, deltaMicros: number, reason: string, reference: string | null, now: Date): Promise<void> {
-  await db.transaction().execute(async (tx) => {
-    await tx
-      .updateTable('billing_accounts')
-      .set((eb) => ({ credits_micros: eb('credits_micros', '+', deltaMicros) }))
-      .where('id', '=', accountId)
-      .execute();
-    await tx.insertInto('credit_ledger').values({ account_id: accountId, delta_micros: deltaMicros, reason, reference, created_at: now.toISOString() }).execute();
-  });
+  await db.transaction().execute((tx) => creditAccount(tx, accountId, deltaMicros, reason, reference, now));
+}
+
+/** Adds credits with their ledger row, inside the caller's transaction. */
+export async function creditAccount(tx: Conn, accountId: number, deltaMicros: number, reason: string, reference: string | null, now: Date): Promise<void> {
+  await tx
+    .updateTable('billing_accounts')
+    .set((eb) => ({ credits_micros: eb('credits_micros', '+', deltaMicros) }))
+    .where('id', '=', accountId)
+    .execute();
+  await tx.insertInto('credit_ledger').values({ account_id: accountId, delta_micros: deltaMicros, reason, reference, created_at: now.toISOString() }).execute();
 }
 
 /**

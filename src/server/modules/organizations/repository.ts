@@ -1,5 +1,9 @@
-import { sql } from 'kysely';
+import { sql, type ExpressionBuilder } from 'kysely';
+import type { OrganizationDeletionSummary } from '../../../shared/organizations.ts';
+import { ROLE_IDS } from '../../../shared/roles.ts';
 import type { Conn } from '../../db/connection.ts';
+import type { Database } from '../../db/types.ts';
+import { fromMicros } from '../credits/repository.ts';
 import { generateApiKey } from '../../auth/keys.ts';
 import { personName } from '../users/person-name.ts';
 
@@ -119,4 +123,84 @@ export async function removeMembership(db: Conn, membershipId: number, now: Date
       .execute();
     await tx.deleteFrom('memberships').where('id', '=', membershipId).execute();
   });
+}
+
+export function findOrganization(db: Conn, organizationId: number) {
+  return db.selectFrom('organizations').select(['id', 'name', 'owner_id']).where('id', '=', organizationId).executeTakeFirst();
+}
+
+/**
+ * Hands the organization to `newOwnerId` in the caller's transaction: the owner column moves only if
+ * `ownerId` still holds it (two transfers at once: one wins), the new owner's membership becomes Owner and
+ * the previous owner's Admin. False when the organization's owner or the new owner's membership changed meanwhile.
+ */
+export async function moveOwnership(tx: Conn, organizationId: number, ownerId: string, newOwnerId: string): Promise<boolean> {
+  const moved = await tx.updateTable('organizations').set({ owner_id: newOwnerId }).where('id', '=', organizationId).where('owner_id', '=', ownerId).executeTakeFirst();
+  if (Number(moved.numUpdatedRows) !== 1) return false;
+  const promoted = await tx
+    .updateTable('memberships')
+    .set({ role_id: ROLE_IDS.Owner })
+    .where('organization_id', '=', organizationId)
+    .where('user_id', '=', newOwnerId)
+    .executeTakeFirst();
+  if (Number(promoted.numUpdatedRows) !== 1) return false;
+  await tx.updateTable('memberships').set({ role_id: ROLE_IDS.Admin }).where('organization_id', '=', organizationId).where('user_id', '=', ownerId).execute();
+  return true;
+}
+
+/** What deleting the organization removes, counted (the pre-flight, and the answer of the deletion). */
+export async function organizationDeletionSummary(db: Conn, organizationId: number): Promise<OrganizationDeletionSummary> {
+  const count = async (query: { executeTakeFirstOrThrow(): Promise<{ n: unknown }> }) => Number((await query.executeTakeFirstOrThrow()).n ?? 0);
+  const n = (eb: ExpressionBuilder<Database, keyof Database>) => eb.fn.countAll().as('n');
+  const inContexts = db.selectFrom('contexts as c').innerJoin('projects as p', 'p.id', 'c.project_id').where('p.organization_id', '=', organizationId);
+  const inInterfaces = db.selectFrom('interfaces as i').innerJoin('projects as p', 'p.id', 'i.project_id').where('p.organization_id', '=', organizationId);
+  const [members, pending_invites, api_keys, assistants, voices, files, projectCount, contextCount, rows, commits, dashboards, tiles, custom_endpoints, account] =
+    await Promise.all([
+      count(db.selectFrom('memberships').select(n).where('organization_id', '=', organizationId)),
+      count(db.selectFrom('invites').select(n).where('organization_id', '=', organizationId).where('status', '=', 'pending')),
+      count(db.selectFrom('api_keys').select(n).where('organization_id', '=', organizationId).where('revoked_at', 'is', null)),
+      count(db.selectFrom('assistants').select(n).where('organization_id', '=', organizationId)),
+      count(db.selectFrom('voices').select(n).where('organization_id', '=', organizationId)),
+      count(db.selectFrom('stored_files').select(n).where('organization_id', '=', organizationId)),
+      count(db.selectFrom('projects').select(n).where('organization_id', '=', organizationId)),
+      count(inContexts.select((eb) => eb.fn.countAll().as('n'))),
+      count(inContexts.innerJoin('context_rows as r', 'r.context_id', 'c.id').select((eb) => eb.fn.countAll().as('n'))),
+      count(inContexts.innerJoin('commits as k', 'k.context_id', 'c.id').select((eb) => eb.fn.countAll().as('n'))),
+      count(inInterfaces.select((eb) => eb.fn.countAll().as('n'))),
+      count(
+        inInterfaces
+          .innerJoin('tabs as t', 't.interface_id', 'i.id')
+          .innerJoin('tiles as x', 'x.tab_id', 't.id')
+          .select((eb) => eb.fn.countAll().as('n')),
+      ),
+      count(db.selectFrom('custom_endpoints').select(n).where('organization_id', '=', organizationId)),
+      db.selectFrom('billing_accounts').select('credits_micros').where('organization_id', '=', organizationId).executeTakeFirst(),
+    ]);
+  return {
+    members,
+    pending_invites,
+    api_keys,
+    assistants,
+    voices,
+    files,
+    projects: projectCount,
+    contexts: contextCount,
+    rows,
+    commits,
+    dashboards,
+    tiles,
+    custom_endpoints,
+    credits: fromMicros(account?.credits_micros ?? 0),
+  };
+}
+
+/**
+ * Deletes the organization row in the caller's transaction; every table that names it cascades (members,
+ * keys, invites, billing account and ledger, assistants, voices, file records, projects with their
+ * contexts, rows, commits and dashboards, custom endpoints). Its e-mails not yet sent (invitations whose
+ * links would no longer work) go too; sent ones stay in the outbox without the organization.
+ */
+export async function deleteOrganizationRow(tx: Conn, organizationId: number): Promise<void> {
+  await tx.deleteFrom('mail_outbox').where('organization_id', '=', organizationId).where('status', '=', 'pending').execute();
+  await tx.deleteFrom('organizations').where('id', '=', organizationId).execute();
 }

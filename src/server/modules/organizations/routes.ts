@@ -3,11 +3,16 @@ import {
   addMember,
   changeMemberRole,
   createOrganization,
+  deleteOrganization,
+  getOrganizationDeletion,
+  leaveOrganization,
   listMembers,
   listOrganizationMembers,
   listOrganizations,
   listRoles,
+  moveCreditsToOrganization,
   removeMember,
+  transferOwnership,
 } from '../../../shared/operations/organizations.ts';
 import { SYSTEM_ROLES } from '../../../shared/roles.ts';
 import { route } from '../../http/route.ts';
@@ -51,4 +56,27 @@ export function organizationsRoutes(app: FastifyInstance): void {
   });
 
   route(app, listRoles, () => ({ roles: SYSTEM_ROLES.map((r) => ({ id: r.id, name: r.name, permissions: [...r.permissions] })) }));
+
+  route(app, transferOwnership, ({ organization, principal, body, deps }) => service.transferOwnership(deps.db, organization!.id, principal.userId, body));
+
+  route(app, leaveOrganization, ({ organization, principal, body, deps }) =>
+    service.leaveOrganization(deps.db, organization!.id, principal.userId, body.confirm_name, deps.now()),
+  );
+
+  route(app, getOrganizationDeletion, async ({ organization, deps }) => ({
+    organization_id: organization!.id,
+    name: organization!.name,
+    deletes: await organizations.organizationDeletionSummary(deps.db, organization!.id),
+  }));
+
+  route(app, deleteOrganization, async ({ req, organization, body, deps }) => {
+    const { deleted, cleanup } = await service.deleteOrganization(deps, organization!.id, body.confirm_name);
+    // The organization is gone; a file that fails to go is logged, never turned into an error.
+    await cleanup?.().catch((err: unknown) => req.log.warn({ err }, 'cleanup after organization deletion failed'));
+    return { message: `Organization ${organization!.name} deleted.`, deleted };
+  });
+
+  route(app, moveCreditsToOrganization, ({ organization, principal, body, deps }) =>
+    service.moveCreditsToOrganization(deps.db, organization!.id, principal.userId, body.amount, deps.now()),
+  );
 }

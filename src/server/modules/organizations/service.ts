@@ -1,11 +1,28 @@
-import type { AddedMember, Member } from '../../../shared/organizations.ts';
+import type { AddedMember, Member, OrganizationDeletionSummary, TransferOwnershipInput } from '../../../shared/organizations.ts';
 import { ROLE_IDS, roleById, roleByName } from '../../../shared/roles.ts';
+import type { z } from 'zod';
+import type { OwnershipTransferredSchema } from '../../../shared/organizations.ts';
 import type { Conn } from '../../db/connection.ts';
+import type { Deps } from '../../deps.ts';
 import { isUniqueViolation } from '../../db/unique-violation.ts';
 import { badRequestError, conflictError, invalidField, notFoundError } from '../../domain-errors.ts';
-import { openAccount } from '../credits/repository.ts';
+import { deleteAssistantsIn } from '../assistants/service.ts';
+import { accountOf, chargeCredits, creditAccount, fromMicros, openAccount, toMicros } from '../credits/repository.ts';
 import { findUser } from '../users/repository.ts';
-import { findMembership, insertMembership, insertOrganization, listMembers, removeMembership, setMemberRole } from './repository.ts';
+import {
+  deleteOrganizationRow,
+  findMembership,
+  findOrganization,
+  insertMembership,
+  insertOrganization,
+  listMembers,
+  moveOwnership,
+  organizationDeletionSummary,
+  removeMembership,
+  setMemberRole,
+} from './repository.ts';
+
+type OwnershipTransferred = z.infer<typeof OwnershipTransferredSchema>;
 
 const OWNER_VIA_ROLE = 'Cannot assign Owner role via invite. Use ownership transfer instead.';
 const ALREADY_MEMBER = 'User is already a member of this organization.';
@@ -88,4 +105,99 @@ export async function changeMemberRole(db: Conn, organizationId: number, userId:
 export async function removeMember(db: Conn, organizationId: number, userId: string, now: Date): Promise<void> {
   const membership = await nonOwnerMember(db, organizationId, userId, 'The owner cannot be removed from the organization.');
   await removeMembership(db, membership.id, now);
+}
+
+/** The organization as the caller named it, if `typed` (trimmed, NFC) is its name; a 400 that says so otherwise. */
+async function confirmedOrganization(db: Conn, organizationId: number, typed: string) {
+  const organization = await findOrganization(db, organizationId);
+  if (!organization) throw notFoundError('Organization not found.');
+  if (typed !== organization.name) throw badRequestError(`confirm_name must be the organization’s name, "${organization.name}".`);
+  return organization;
+}
+
+/** Where the owner of an organization goes instead of leaving it, or before deleting their account. */
+export function ownerWayOut(organizationId: number): string {
+  return `Transfer ownership to another member (POST /v0/organizations/${organizationId}/transfer-ownership) or delete the organization (DELETE /v0/organizations/${organizationId}).`;
+}
+
+/**
+ * Makes another member the Owner; the caller (the Owner) becomes an Admin. Their organization keys keep
+ * working and carry the new roles from the next request (a key's role is its member's current role).
+ */
+export async function transferOwnership(db: Conn, organizationId: number, ownerId: string, input: TransferOwnershipInput): Promise<OwnershipTransferred> {
+  const organization = await confirmedOrganization(db, organizationId, input.confirm_name);
+  if (input.user_id === ownerId) throw badRequestError('You already own this organization: choose another member.');
+  if (!(await findMembership(db, organizationId, input.user_id))) {
+    throw notFoundError(`User ${input.user_id} is not a member of ${organization.name}. Invite or add them first; only a member can become the owner.`);
+  }
+  await db.transaction().execute(async (tx) => {
+    // Throwing rolls back a half move (the owner column moved, but the new owner's membership was gone).
+    if (!(await moveOwnership(tx, organizationId, ownerId, input.user_id))) {
+      throw conflictError('The organization’s owner or members changed meanwhile. Reload and try again.');
+    }
+  });
+  return {
+    message: `Ownership of ${organization.name} transferred.`,
+    organization_id: organizationId,
+    owner_id: input.user_id,
+    previous_owner_id: ownerId,
+    previous_owner_role_name: 'Admin',
+  };
+}
+
+/** The caller leaves the organization (their keys there are revoked); its owner cannot. */
+export async function leaveOrganization(db: Conn, organizationId: number, userId: string, confirmName: string, now: Date): Promise<{ message: string }> {
+  const organization = await confirmedOrganization(db, organizationId, confirmName);
+  const membership = await findMembership(db, organizationId, userId);
+  if (!membership) throw notFoundError('Organization not found.');
+  if (organization.owner_id === userId || membership.role_id === ROLE_IDS.Owner) {
+    throw conflictError(`You are the owner of ${organization.name}, and an organization needs its owner. ${ownerWayOut(organizationId)}`);
+  }
+  await removeMembership(db, membership.id, now);
+  return { message: `You left ${organization.name}.` };
+}
+
+/**
+ * Deletes the organization and everything in it in one transaction (the summary counted inside it is
+ * what went). Returns the cleanup of stored files and cloned voices, to run after the commit as account
+ * deletion does.
+ */
+export async function deleteOrganization(
+  deps: Pick<Deps, 'db' | 'storage' | 'voiceProviders'>,
+  organizationId: number,
+  confirmName: string,
+): Promise<{ deleted: OrganizationDeletionSummary; cleanup: (() => Promise<void>) | undefined }> {
+  await confirmedOrganization(deps.db, organizationId, confirmName);
+  return deps.db.transaction().execute(async (tx) => {
+    const deleted = await organizationDeletionSummary(tx, organizationId);
+    // An organization scope names no user: its rows are the organization's, whoever made them.
+    const cleanup = await deleteAssistantsIn(tx, { userId: '', organizationId }, deps);
+    await deleteOrganizationRow(tx, organizationId);
+    return { deleted, cleanup };
+  });
+}
+
+/**
+ * Moves credits from the caller's personal balance to the organization, in one transaction: the personal
+ * debit is one conditional update (so concurrent moves can never overdraw it) and both ledger rows name
+ * each other's account. More than the balance is refused with 402 and nothing changes.
+ */
+export async function moveCreditsToOrganization(db: Conn, organizationId: number, userId: string, amount: number, now: Date) {
+  const micros = toMicros(amount);
+  return db.transaction().execute(async (tx) => {
+    const personal = await accountOf(tx, { userId, organizationId: null });
+    const organization = await accountOf(tx, { userId, organizationId });
+    await chargeCredits(
+      tx,
+      personal.id,
+      micros,
+      'transfer_out',
+      `organization:${organizationId}`,
+      now,
+      `You have ${fromMicros(personal.credits_micros)} personal credits; you cannot move ${fromMicros(micros)}. Move at most your balance.`,
+    );
+    await creditAccount(tx, organization.id, micros, 'transfer_in', `user:${userId}`, now);
+    const after = await Promise.all([accountOf(tx, { userId, organizationId: null }), accountOf(tx, { userId, organizationId })]);
+    return { moved: fromMicros(micros), personal_credits: fromMicros(after[0].credits_micros), organization_credits: fromMicros(after[1].credits_micros) };
+  });
 }

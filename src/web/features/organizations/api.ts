@@ -2,6 +2,7 @@ import { notifications } from '@mantine/notifications';
 import { inviteMutations } from '../../data/invites.ts';
 import { memberMutations } from '../../data/members.ts';
 import { organizationMutations } from '../../data/organizations.ts';
+import { ownershipMutations } from '../../data/ownership.ts';
 import { useApiMutation } from '../../lib/mutation.ts';
 
 // The feature's changes as hooks: the data layer's mutations (what they refresh) plus what the person
@@ -53,5 +54,30 @@ export function useCancelInvite() {
   return useApiMutation(inviteMutations.cancel, {
     onSuccess: () => notify({ color: 'teal', message: 'Invitation cancelled; its link no longer works.' }),
     onError: (error) => notify({ color: 'red', title: 'Invitation not cancelled', message: error.message }),
+  });
+}
+
+export function useTransferOwnership() {
+  return useApiMutation(ownershipMutations.transfer, {
+    onSuccess: () => notify({ color: 'teal', message: 'Ownership transferred. You are now an Admin of the organization.' }),
+  });
+}
+
+export function useLeaveOrganization() {
+  return useApiMutation(ownershipMutations.leave, {
+    onSuccess: (r) => notify({ color: 'teal', message: r.message }),
+  });
+}
+
+export function useDeleteOrganization() {
+  return useApiMutation(ownershipMutations.delete, {
+    onSuccess: (r) => notify({ color: 'teal', message: r.message }),
+  });
+}
+
+export function useMoveCredits() {
+  return useApiMutation(ownershipMutations.moveCredits, {
+    onSuccess: (r) =>
+      notify({ color: 'teal', message: `Moved ${r.moved} credits. The organization has ${r.organization_credits}; your personal balance is ${r.personal_credits}.` }),
   });
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { timeLeft } from './format.ts';
+import { deletedThings, timeLeft } from './format.ts';
 
 describe('timeLeft', () => {
   const now = Date.parse('2026-01-01T00:00:00Z');
@@ -11,5 +11,33 @@ describe('timeLeft', () => {
     expect(timeLeft(at(30_000), now)).toBe('in 1 min');
     expect(timeLeft(at(0), now)).toBe('expired');
     expect(timeLeft(at(-1), now)).toBe('expired');
+  });
+});
+
+describe('deletedThings', () => {
+  const none = {
+    members: 0,
+    pending_invites: 0,
+    api_keys: 0,
+    assistants: 0,
+    voices: 0,
+    files: 0,
+    projects: 0,
+    contexts: 0,
+    rows: 0,
+    commits: 0,
+    dashboards: 0,
+    tiles: 0,
+    custom_endpoints: 0,
+    credits: 0,
+  };
+  it('names only what there is, in the singular or plural', () => {
+    expect(deletedThings(none)).toEqual([]);
+    expect(deletedThings({ ...none, members: 1, api_keys: 2, projects: 1, contexts: 2, rows: 1, commits: 0, credits: 12.5 })).toEqual([
+      '1 membership',
+      '2 organization API keys (they stop working)',
+      '1 project with 2 contexts, 1 row and 0 commits',
+      '12.5 credits (they are not refunded)',
+    ]);
   });
 });

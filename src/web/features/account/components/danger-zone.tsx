@@ -1,13 +1,15 @@
-import { Alert, Anchor, Button, List, Modal, Skeleton, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Button, Group, List, Modal, Skeleton, Stack, Text, TextInput } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { Link, useNavigate } from 'react-router';
+import { useNavigate } from 'react-router';
 import { ErrorAlert } from '../../../components/error-alert.tsx';
 import { errorMessage } from '../../../lib/api-client.ts';
+import { useMe } from '../../../lib/use-me.ts';
 import { accountQueries } from '../../../data/account.ts';
 import { useDeleteAccount } from '../api.ts';
-import type { DeletionSummary } from '../../../../shared/account.ts';
+import type { Blocker, DeletionSummary } from '../../../../shared/account.ts';
+import { DeleteOrganizationModal, TransferOwnershipModal, type OrganizationRef } from '../../organizations/components/ownership-dialogs.tsx';
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
@@ -23,8 +25,37 @@ function deletedThings(d: DeletionSummary): string[] {
   ].filter((x): x is string => typeof x === 'string');
 }
 
-/** Account deletion: blockers first (with links that resolve them), then a typed confirmation. */
+/** The organizations an `organization_owner` blocker names (ids and names side by side). */
+function ownedOrganizations(blocker: Blocker): OrganizationRef[] {
+  const ids = blocker.details.organization_ids;
+  const names = blocker.details.organizations;
+  if (!Array.isArray(ids) || !Array.isArray(names)) return [];
+  return ids.flatMap((id, i) => (typeof id === 'number' && typeof names[i] === 'string' ? [{ id, name: names[i] }] : []));
+}
+
+/** The two ways out of owning an organization, right where the blocker is shown. */
+function ResolveOwnership({ organization, userId }: { organization: OrganizationRef; userId: string }) {
+  const [action, setAction] = useState<'transfer' | 'delete' | null>(null);
+  return (
+    <Group gap="xs" mt={4}>
+      <Text size="sm" fw={500}>
+        {organization.name}:
+      </Text>
+      <Button size="compact-sm" variant="light" onClick={() => setAction('transfer')} aria-label={`Transfer ownership of ${organization.name}`}>
+        Transfer ownership
+      </Button>
+      <Button size="compact-sm" variant="light" color="red" onClick={() => setAction('delete')} aria-label={`Delete ${organization.name}`}>
+        Delete organization
+      </Button>
+      <TransferOwnershipModal organization={organization} ownerId={userId} opened={action === 'transfer'} onClose={() => setAction(null)} />
+      <DeleteOrganizationModal organization={organization} opened={action === 'delete'} onClose={() => setAction(null)} />
+    </Group>
+  );
+}
+
+/** Account deletion: blockers first (each with the actions that resolve it), then a typed confirmation. */
 export function DangerZone({ email }: { email: string | null }) {
+  const me = useMe();
   const check = useQuery(accountQueries.canDelete());
   const [opened, { open, close }] = useDisclosure(false);
   const [typed, setTyped] = useState('');
@@ -61,14 +92,10 @@ export function DangerZone({ email }: { email: string | null }) {
               return (
                 <List.Item key={blocker.reason}>
                   {blocker.details.message}
-                  {blocker.reason === 'organization_owner' && (
-                    <>
-                      {' '}
-                      <Anchor component={Link} to="/organization" underline="always">
-                        Manage your organizations
-                      </Anchor>
-                    </>
-                  )}
+                  {blocker.reason === 'organization_owner' &&
+                    ownedOrganizations(blocker).map((organization) => (
+                      <ResolveOwnership key={organization.id} organization={organization} userId={me.data?.user_id ?? ''} />
+                    ))}
                 </List.Item>
               );
             })}

@@ -1,12 +1,12 @@
-import { Badge, Button, Group, Skeleton, Stack, Table, Tabs, Text } from '@mantine/core';
-import { IconBuilding, IconMail, IconShieldLock, IconUsers } from '@tabler/icons-react';
+import { Badge, Button, Group, Modal, Skeleton, Stack, Table, Tabs, Text } from '@mantine/core';
+import { IconBuilding, IconMail, IconSettings, IconShieldLock, IconUsers } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { EmptyState } from '../../../components/empty-state.tsx';
 import { ErrorAlert } from '../../../components/error-alert.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
 import { organizationQueries } from '../../../data/organizations.ts';
-import { useSession } from '../../../lib/session.ts';
+import { sessionStore, useSession } from '../../../lib/session.ts';
 import { useMe } from '../../../lib/use-me.ts';
 import { MembersPanel } from '../components/members-panel.tsx';
 
@@ -14,11 +14,26 @@ import { MembersPanel } from '../components/members-panel.tsx';
 // shared role schemas and zod) arrives when one of them is opened.
 const InvitesPanel = lazy(async () => ({ default: (await import('../components/invites-panel.tsx')).InvitesPanel }));
 const RolesMatrix = lazy(async () => ({ default: (await import('../components/roles-matrix.tsx')).RolesMatrix }));
+const OrganizationSettings = lazy(async () => ({ default: (await import('../components/organization-settings.tsx')).OrganizationSettings }));
+
+/**
+ * Out of an organization that is no longer the person's (they left or deleted it) while its key is active:
+ * back to the session's personal workspace, or to a held personal key; signed out only when neither is held.
+ */
+function leaveOrganizationKey() {
+  const { key, keys, cookie } = sessionStore.get();
+  if (key === null) return;
+  if (cookie) return sessionStore.dropKey(key);
+  const personal = keys.find((k) => !k.key.startsWith('rko_'));
+  if (personal) sessionStore.switchKey(personal.key);
+  else sessionStore.signOut('That organization is no longer yours. Sign in with your personal key.');
+}
 
 /** With a personal key: the organizations the user belongs to, and how to open one. */
-function PersonalWorkspace() {
+function PersonalWorkspace({ userId }: { userId: string }) {
   const orgs = useQuery(organizationQueries.mine());
   const session = useSession();
+  const [settingsOf, setSettingsOf] = useState<number | null>(null);
   if (orgs.isPending) return <Skeleton height={160} />;
   if (orgs.isError) return <ErrorAlert error={orgs.error} onRetry={() => void orgs.refetch()} />;
   if (orgs.data.length === 0) {
@@ -40,6 +55,7 @@ function PersonalWorkspace() {
             <Table.Th>Your role</Table.Th>
             <Table.Th>Members</Table.Th>
             <Table.Th>In this session</Table.Th>
+            <Table.Th>Settings</Table.Th>
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>
@@ -63,12 +79,51 @@ function PersonalWorkspace() {
                     </Text>
                   )}
                 </Table.Td>
+                <Table.Td>
+                  <Button
+                    size="xs"
+                    variant="default"
+                    leftSection={<IconSettings size={14} aria-hidden />}
+                    onClick={() => setSettingsOf(o.id)}
+                    aria-label={`Settings of ${o.name}`}
+                  >
+                    Settings
+                  </Button>
+                </Table.Td>
               </Table.Tr>
             );
           })}
         </Table.Tbody>
       </Table>
+      <OrganizationSettingsModal organization={orgs.data.find((o) => o.id === settingsOf) ?? null} userId={userId} onClose={() => setSettingsOf(null)} />
     </Stack>
+  );
+}
+
+/** One organization's settings from the personal workspace; closes itself once the organization is gone. */
+function OrganizationSettingsModal({
+  organization,
+  userId,
+  onClose,
+}: {
+  organization: { id: number; name: string; role_name: string } | null;
+  userId: string;
+  onClose: () => void;
+}) {
+  return (
+    <Modal
+      opened={organization !== null}
+      onClose={onClose}
+      size="lg"
+      title={organization ? `${organization.name} settings` : ''}
+      closeButtonProps={{ 'aria-label': 'Close' }}
+    >
+      {organization && (
+        <Suspense fallback={<Skeleton height={160} />}>
+          <OrganizationSettings organization={{ id: organization.id, name: organization.name, roleName: organization.role_name }} userId={userId} onGone={onClose} />
+        </Suspense>
+      )}
+    </Modal>
   );
 }
 
@@ -91,7 +146,7 @@ export function OrganizationPage() {
     return (
       <Stack>
         <PageHeader title="Organization" description={ABOUT} />
-        <PersonalWorkspace />
+        <PersonalWorkspace userId={me.data.user_id} />
       </Stack>
     );
   }
@@ -118,6 +173,9 @@ export function OrganizationPage() {
           <Tabs.Tab value="roles" leftSection={<IconShieldLock size={16} aria-hidden />}>
             Roles
           </Tabs.Tab>
+          <Tabs.Tab value="settings" leftSection={<IconSettings size={16} aria-hidden />}>
+            Settings
+          </Tabs.Tab>
         </Tabs.List>
         <Tabs.Panel value="members" pt="md">
           <MembersPanel orgId={orgId} me={me.data} />
@@ -130,6 +188,15 @@ export function OrganizationPage() {
         <Tabs.Panel value="roles" pt="md">
           <Suspense fallback={<Skeleton height={160} />}>
             <RolesMatrix orgId={orgId} />
+          </Suspense>
+        </Tabs.Panel>
+        <Tabs.Panel value="settings" pt="md">
+          <Suspense fallback={<Skeleton height={160} />}>
+            <OrganizationSettings
+              organization={{ id: orgId, name: me.data.key.organization_name ?? 'Organization', roleName: me.data.key.role_name }}
+              userId={me.data.user_id}
+              onGone={leaveOrganizationKey}
+            />
           </Suspense>
         </Tabs.Panel>
       </Tabs>
