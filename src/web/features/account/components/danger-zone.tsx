@@ -8,6 +8,7 @@ import { errorMessage } from '../../../lib/api-client.ts';
 import { accountQueries } from '../../../data/account.ts';
 import { useDeleteAccount } from '../api.ts';
 import type { DeletionSummary } from '../../../../shared/account.ts';
+import { useWorkspace } from '../../../lib/workspace.ts';
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
@@ -25,6 +26,7 @@ function deletedThings(d: DeletionSummary): string[] {
 
 /** Account deletion: blockers first (with links that resolve them), then a typed confirmation. */
 export function DangerZone({ email }: { email: string | null }) {
+  const workspace = useWorkspace();
   const check = useQuery(accountQueries.canDelete());
   const [opened, { open, close }] = useDisclosure(false);
   const [typed, setTyped] = useState('');
@@ -64,7 +66,7 @@ export function DangerZone({ email }: { email: string | null }) {
                   {blocker.reason === 'organization_owner' && (
                     <>
                       {' '}
-                      <Anchor component={Link} to="/organization" underline="always">
+                      <Anchor component={Link} to={workspace.path('/organization')} underline="always">
                         Manage your organizations
                       </Anchor>
                     </>

@@ -14,6 +14,7 @@ import { useDeferredQuery } from '../../../lib/use-deferred-query.ts';
 import { assistantQueries } from '../../../data/assistants.ts';
 import { voiceQueries } from '../../../data/voices.ts';
 import { hoursPerWeek, initials, matchesSearch, parallelTasks, voiceName } from '../format.ts';
+import { useWorkspace } from '../../../lib/workspace.ts';
 
 const COLUMNS = ['Assistant', 'About', 'Time zone', 'Voice', 'Weekly limit', 'Parallel tasks'];
 
@@ -43,6 +44,7 @@ function TableSkeleton() {
 }
 
 export function AssistantsPage() {
+  const workspace = useWorkspace();
   const assistants = useDeferredQuery(assistantQueries.list());
   const voices = useQuery(voiceQueries.list());
   const me = useMe();
@@ -52,7 +54,7 @@ export function AssistantsPage() {
   const cannotHire = missingPermission(me.data, 'assistant:write');
 
   const hireButton = (
-    <GatedButton reason={cannotHire} to="/assistants/new" icon={<IconUserPlus size={16} aria-hidden />}>
+    <GatedButton reason={cannotHire} to={workspace.path('/assistants/new')} icon={<IconUserPlus size={16} aria-hidden />}>
       Hire an assistant
     </GatedButton>
   );
@@ -93,7 +95,7 @@ export function AssistantsPage() {
                             {initials(a)}
                           </Avatar>
                           <div style={{ minWidth: 0 }}>
-                            <Anchor component={Link} to={`/assistants/${a.agent_id}`} fw={600}>
+                            <Anchor component={Link} to={workspace.path(`/assistants/${a.agent_id}`)} fw={600}>
                               {name}
                             </Anchor>
                             {a.email && (
@@ -135,7 +137,7 @@ export function AssistantsPage() {
         description="The assistants working in this workspace."
         actions={
           <>
-            <Button component={Link} to="/assistants/voices" variant="default" leftSection={<IconMicrophone size={16} aria-hidden />}>
+            <Button component={Link} to={workspace.path('/assistants/voices')} variant="default" leftSection={<IconMicrophone size={16} aria-hidden />}>
               Voices
             </Button>
             {assistants.data?.length ? hireButton : null}

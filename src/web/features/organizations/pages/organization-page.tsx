@@ -6,7 +6,8 @@ import { EmptyState } from '../../../components/empty-state.tsx';
 import { ErrorAlert } from '../../../components/error-alert.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
 import { organizationQueries } from '../../../data/organizations.ts';
-import { useSession } from '../../../lib/session.ts';
+import { Link } from 'react-router';
+import { workspacePath } from '../../../../shared/pages.ts';
 import { useMe } from '../../../lib/use-me.ts';
 import { MembersPanel } from '../components/members-panel.tsx';
 
@@ -15,10 +16,9 @@ import { MembersPanel } from '../components/members-panel.tsx';
 const InvitesPanel = lazy(async () => ({ default: (await import('../components/invites-panel.tsx')).InvitesPanel }));
 const RolesMatrix = lazy(async () => ({ default: (await import('../components/roles-matrix.tsx')).RolesMatrix }));
 
-/** With a personal key: the organizations the user belongs to, and how to open one. */
+/** In the personal workspace: the organizations the user belongs to, each a link to its workspace. */
 function PersonalWorkspace() {
   const orgs = useQuery(organizationQueries.mine());
-  const session = useSession();
   if (orgs.isPending) return <Skeleton height={160} />;
   if (orgs.isError) return <ErrorAlert error={orgs.error} onRetry={() => void orgs.refetch()} />;
   if (orgs.data.length === 0) {
@@ -32,40 +32,31 @@ function PersonalWorkspace() {
   }
   return (
     <Stack>
-      <Text>Members and invitations are managed with the organization’s key. Switch workspace from the header; organizations you belong to:</Text>
+      <Text>Members and invitations are managed in the organization’s workspace. Organizations you belong to:</Text>
       <Table aria-label="Your organizations" striped>
         <Table.Thead>
           <Table.Tr>
             <Table.Th>Organization</Table.Th>
             <Table.Th>Your role</Table.Th>
             <Table.Th>Members</Table.Th>
-            <Table.Th>In this session</Table.Th>
+            <Table.Th>Workspace</Table.Th>
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>
-          {orgs.data.map((o) => {
-            const held = session.keys.find((k) => k.key.startsWith('rko_') && k.label === o.name);
-            return (
-              <Table.Tr key={o.id}>
-                <Table.Td>{o.name}</Table.Td>
-                <Table.Td>
-                  <Badge variant="light">{o.role_name}</Badge>
-                </Table.Td>
-                <Table.Td>{o.member_count}</Table.Td>
-                <Table.Td>
-                  {held ? (
-                    <Button size="xs" variant="light" onClick={() => session.switchKey(held.key)}>
-                      Switch to {o.name}
-                    </Button>
-                  ) : (
-                    <Text size="sm" c="dimmed">
-                      Sign in with its organization key to manage it
-                    </Text>
-                  )}
-                </Table.Td>
-              </Table.Tr>
-            );
-          })}
+          {orgs.data.map((o) => (
+            <Table.Tr key={o.id}>
+              <Table.Td>{o.name}</Table.Td>
+              <Table.Td>
+                <Badge variant="light">{o.role_name}</Badge>
+              </Table.Td>
+              <Table.Td>{o.member_count}</Table.Td>
+              <Table.Td>
+                <Button component={Link} to={workspacePath(o.id, '/organization')} size="xs" variant="light">
+                  Open {o.name}
+                </Button>
+              </Table.Td>
+            </Table.Tr>
+          ))}
         </Table.Tbody>
       </Table>
     </Stack>
@@ -87,7 +78,7 @@ export function OrganizationPage() {
   }
   if (me.isError) return <ErrorAlert error={me.error} onRetry={() => void me.refetch()} />;
   const orgId = me.data.key.organization_id;
-  if (me.data.key.kind !== 'organization' || orgId === null) {
+  if (orgId === null) {
     return (
       <Stack>
         <PageHeader title="Organization" description={ABOUT} />
