@@ -4,25 +4,27 @@ import { checkA11y, expect, signInByEmail, test, unique } from './fixtures.ts';
 // session acts in an organization by the person's role there (no organization key in the browser), and
 // a member removed from it lands in their personal workspace, still signed in.
 
-test.describe('workspaces', () => {
-  test('a member signed in by e-mail opens the organization by its address, in new tabs, switches, and lands in personal when removed', async ({
-    page,
-    context,
-    roster,
-  }) => {
-    const owner = await roster.createUser({ name: 'Grace Owner' });
-    const member = await roster.createUser({ name: 'Ada Member' });
-    const orgName = unique('Analytical');
-    const org = await roster.createOrg({ ownerEmail: owner.email, name: orgName });
-    const asOrg = roster.api(org.api_key);
-    await asOrg.post(`/v0/organizations/${org.organization_id}/members`, { user_id: member.user_id, role_id: 3 });
-    await asOrg.post('/v0/project', { name: 'engine-plans' });
-    const orgHome = `/o/${org.organization_id}`;
+/** The `roster` fixture (fixtures.ts). */
+type Roster = Parameters<Parameters<typeof test>[2]>[0]['roster'];
 
+/** An organization owned by someone else, the person a Member of it, and a project of the organization's. */
+async function memberOfAnOrganization(roster: Roster) {
+  const owner = await roster.createUser({ name: 'Grace Owner' });
+  const member = await roster.createUser({ name: 'Ada Member' });
+  const orgName = unique('Analytical');
+  const org = await roster.createOrg({ ownerEmail: owner.email, name: orgName });
+  const asOrg = roster.api(org.api_key);
+  await asOrg.post(`/v0/organizations/${org.organization_id}/members`, { user_id: member.user_id, role_id: 3 });
+  await asOrg.post('/v0/project', { name: 'engine-plans' });
+  return { member, orgName, org, asOrg, orgHome: `/o/${org.organization_id}` };
+}
+
+test.describe('workspaces', () => {
+  test('a member signed in by e-mail opens the organization by its address, in new tabs and by Ctrl+click, and switches', async ({ page, context, roster }) => {
+    const { member, orgName, orgHome } = await memberOfAnOrganization(roster);
     await signInByEmail(page, member.email);
     const banner = page.getByRole('banner');
     await expect(banner.getByText('Personal workspace')).toBeVisible();
-
     // The switcher lists the personal workspace and the organization with the role, as links.
     await page.getByRole('button', { name: /switch workspace/ }).click();
     await expect(page.getByRole('menuitem', { name: 'Personal workspace' })).toHaveAttribute('href', '/');
@@ -70,10 +72,16 @@ test.describe('workspaces', () => {
     await expect(banner.getByText('Personal workspace')).toBeVisible();
     await expect(page.getByRole('heading', { level: 1, name: 'Projects' })).toBeVisible();
     await expect(page.getByRole('link', { name: 'engine-plans' })).toHaveCount(0);
+  });
 
+  test('a member removed from the organization lands in their personal workspace with a message, still signed in', async ({ page, roster }) => {
+    const { member, orgName, org, asOrg, orgHome } = await memberOfAnOrganization(roster);
+    await signInByEmail(page, member.email);
+    const banner = page.getByRole('banner');
     // Removed from the organization: the next request from its workspace lands in the personal one, signed in.
     await page.goto(`${orgHome}/projects`);
     await expect(page.getByRole('link', { name: 'engine-plans' })).toBeVisible({ timeout: 20_000 });
+    await expect(banner.getByText(`${orgName} · Member`)).toBeVisible();
     await asOrg.delete(`/v0/organizations/${org.organization_id}/members/${member.user_id}`);
     await page.getByRole('navigation', { name: 'Main navigation' }).getByRole('link', { name: 'Assistants' }).click();
     // The page the refusal reached (the one left, or the one opening), in the personal workspace.

@@ -66,7 +66,7 @@ export const sessionStore = {
     listeners.add(listener);
     return () => listeners.delete(listener);
   },
-  /** Called when the active key changes (the query cache is cleared). */
+  /** Called when the sign-in changes (the query cache is reset). */
   onSwitch(listener: () => void) {
     switchListeners.add(listener);
     return () => switchListeners.delete(listener);
