@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import AxeBuilder from '@axe-core/playwright';
@@ -117,6 +118,15 @@ export const test = base.extend<{
 
 export { expect };
 
+/** Signs in by e-mail link as a person would: asks for the link, opens the mailed one, waits for the shell. */
+export async function signInByEmail(page: Page, email: string): Promise<void> {
+  await page.goto('/sign-in');
+  await page.getByLabel('E-mail address').fill(email);
+  await page.getByRole('button', { name: 'E-mail me a sign-in link' }).click();
+  await page.goto(await linkMailedTo(email));
+  await expect(page.getByRole('button', { name: /^Account menu for/ })).toBeVisible({ timeout: 20_000 });
+}
+
 /** Signs in the way the printed link does (`/#key=…`) and waits for the shell. */
 export async function signIn(page: Page, key: string, path = '/'): Promise<void> {
   await page.goto(`${path}#key=${key}`);
@@ -131,4 +141,30 @@ export async function checkA11y(page: Page, options: { exclude?: string[] } = {}
   const { violations } = await builder.analyze();
   const readable = violations.map((v) => `${v.id} (${v.impact}): ${v.help}\n  ${v.nodes.map((n) => n.target.join(' ')).join('\n  ')}`);
   expect(readable, 'axe violations').toEqual([]);
+}
+
+/** The sign-in link of the newest mail to `to` the server wrote to its outbox directory (no SMTP in e2e). */
+export async function linkMailedTo(to: string): Promise<string> {
+  const dir = path.join(process.env.E2E_DATA_DIR!, 'mail');
+  let link: string | null = null;
+  await expect
+    .poll(
+      () => {
+        const files = fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => f.endsWith('.eml')) : [];
+        for (const file of files.sort().reverse()) {
+          // Quoted-printable: soft line breaks and the encoded "=".
+          const mail = fs
+            .readFileSync(path.join(dir, file), 'utf8')
+            .replace(/=\r?\n/g, '')
+            .replace(/=3D/g, '=');
+          if (!mail.includes(`To: ${to}`)) continue;
+          link = /https?:\/\/\S+\/sign-in\/link#token=[\w-]+/.exec(mail)?.[0] ?? null;
+          if (link) return true;
+        }
+        return false;
+      },
+      { timeout: 20_000, message: `a sign-in mail to ${to} in ${dir}` },
+    )
+    .toBe(true);
+  return link!;
 }

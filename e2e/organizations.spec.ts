@@ -17,8 +17,8 @@ test.describe('organizations', () => {
     await createDialog.getByRole('button', { name: 'Create' }).click();
     await expect(createDialog.locator('pre[aria-label="Organization API key"]')).toContainText('rko_');
     await checkA11y(page);
-    await createDialog.getByRole('button', { name: `Switch to ${orgName}` }).click();
-    await expect(page).toHaveURL(/\/organization$/);
+    await createDialog.getByRole('link', { name: `Open ${orgName}` }).click();
+    await expect(page).toHaveURL(/\/o\/\d+\/organization$/);
     await expect(page.getByRole('heading', { level: 1, name: orgName })).toBeVisible();
     await expect(page.getByRole('banner').getByText(`${orgName} · Owner`)).toBeVisible();
     await expect(page.getByRole('table', { name: 'Members' }).getByText(owner.email)).toBeVisible();
@@ -51,7 +51,7 @@ test.describe('organizations', () => {
     await expect(other.getByRole('heading', { name: `Join ${orgName}` })).toBeVisible();
     await checkA11y(other);
     await other.getByRole('button', { name: 'Accept invitation' }).click();
-    await expect(other).toHaveURL(/\/organization$/);
+    await expect(other).toHaveURL(/\/o\/\d+\/organization$/);
     await expect(other.getByRole('banner').getByText(`${orgName} · Member`)).toBeVisible();
     // A member may not invite: the button is disabled and says why.
     await other.getByRole('tab', { name: 'Invitations' }).click();

@@ -1,32 +1,4 @@
-import fs from 'node:fs';
-import path from 'node:path';
-import { checkA11y, expect, test } from './fixtures.ts';
-
-/** The sign-in link of the newest mail to `to` the server wrote to its outbox directory (no SMTP in e2e). */
-async function linkMailedTo(to: string): Promise<string> {
-  const dir = path.join(process.env.E2E_DATA_DIR!, 'mail');
-  let link: string | null = null;
-  await expect
-    .poll(
-      () => {
-        const files = fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => f.endsWith('.eml')) : [];
-        for (const file of files.sort().reverse()) {
-          // Quoted-printable: soft line breaks and the encoded "=".
-          const mail = fs
-            .readFileSync(path.join(dir, file), 'utf8')
-            .replace(/=\r?\n/g, '')
-            .replace(/=3D/g, '=');
-          if (!mail.includes(`To: ${to}`)) continue;
-          link = /https?:\/\/\S+\/sign-in\/link#token=[\w-]+/.exec(mail)?.[0] ?? null;
-          if (link) return true;
-        }
-        return false;
-      },
-      { timeout: 20_000, message: `a sign-in mail to ${to} in ${dir}` },
-    )
-    .toBe(true);
-  return link!;
-}
+import { checkA11y, expect, linkMailedTo, test } from './fixtures.ts';
 
 test.describe('signing in by e-mail link', () => {
   test('the mailed link signs the browser in, every new tab is signed in, and no secret is in JavaScript', async ({ page, context, roster }) => {
@@ -85,27 +57,5 @@ test.describe('signing in by e-mail link', () => {
     const other = await context.newPage();
     await other.goto('/');
     await expect(other).toHaveURL(/\/sign-in$/);
-  });
-
-  test('an organization key held beside the session that stops working leads back to the personal workspace, still signed in', async ({ page, roster }) => {
-    const user = await roster.createUser({ name: 'Radia Perlman' });
-    await page.goto('/sign-in');
-    await page.getByLabel('E-mail address').fill(user.email);
-    await page.getByRole('button', { name: 'E-mail me a sign-in link' }).click();
-    await page.goto(await linkMailedTo(user.email));
-    await expect(page.getByRole('button', { name: 'Account menu for Radia Perlman' })).toBeVisible({ timeout: 20_000 });
-
-    await page.getByRole('button', { name: /switch workspace/ }).click();
-    await page.getByRole('menuitem', { name: 'Create organization' }).click();
-    await page.getByLabel('Organization name').fill('Spanning Trees');
-    await page.getByRole('button', { name: 'Create', exact: true }).click();
-    await page.getByRole('button', { name: 'Switch to Spanning Trees' }).click();
-    await expect(page.getByRole('banner').getByText('Spanning Trees · Owner')).toBeVisible();
-
-    // Every key of the person is revoked (a leak): the organization key this tab holds stops working.
-    await roster.revokeAllKeys(user.email);
-    await page.reload();
-    await expect(page.getByRole('banner').getByText('Personal workspace')).toBeVisible({ timeout: 20_000 });
-    await expect(page.getByRole('button', { name: 'Account menu for Radia Perlman' })).toBeVisible();
   });
 });

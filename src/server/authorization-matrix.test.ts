@@ -3,6 +3,7 @@ import type { AnyOperation } from '../shared/operation.ts';
 import { fillPath } from '../shared/operation.ts';
 import { OPERATIONS } from '../shared/operations/index.ts';
 import { SYSTEM_ROLES as ROLES, type Permission } from '../shared/roles.ts';
+import { ORGANIZATION_HEADER } from '../shared/workspace-header.ts';
 import { multipart, PNG } from './modules/assistants/test-helpers.ts';
 import { makeTestApp, type TestApp } from './testing/harness.ts';
 
@@ -117,8 +118,12 @@ const EXAMPLES: Record<
 /** Operations that end the caller's session, asked after every other. */
 const ENDS_SESSIONS = new Set(['signOut', 'signOutEverywhere']);
 
-/** `session`: the person signed in by e-mail link, which acts as their personal key does. */
-type Caller = 'personal' | 'session' | 'own org key' | 'owner key of the other org';
+/**
+ * `session`: the person signed in by e-mail link, which acts as their personal key does. `… in own org` /
+ * `… in the other org`: the same with X-Roster-Organization naming A (where they have the role under test)
+ * or B (where they are Owner), as the dashboard does under `/o/<id>/`.
+ */
+type Caller = 'personal' | 'session' | 'own org key' | 'owner key of the other org' | 'session in own org' | 'session in the other org' | 'personal key in own org';
 type Target = 'own org' | 'other org (Owner there)';
 type Expected = 'allowed' | 403 | 404;
 
@@ -130,6 +135,8 @@ const can = (roleId: number, permission: Permission) => ROLES.find((r) => r.id =
  * organization for the keys.
  */
 function expected(op: AnyOperation, callerKind: Caller, target: Target, roleId: number): Expected {
+  const workspace = WORKSPACE_OF[callerKind];
+  if (workspace) return expectedInWorkspace(op, target, roleId, workspace === 'own org' ? roleId : 1);
   const caller = callerKind === 'session' ? 'personal' : callerKind;
   const keyRole = caller === 'own org key' ? roleId : 1;
   switch (op.access.kind) {
@@ -147,6 +154,33 @@ function expected(op: AnyOperation, callerKind: Caller, target: Target, roleId: 
     }
   }
 }
+
+/** The organization a session or personal key names in X-Roster-Organization, for the callers that do. */
+const WORKSPACE_OF: Partial<Record<Caller, Target>> = {
+  'session in own org': 'own org',
+  'session in the other org': 'other org (Owner there)',
+  'personal key in own org': 'own org',
+};
+
+/**
+ * The person acting in an organization by the header, with `workspaceRole` there: scope operations as an
+ * organization key of that role; account operations as the person (it is them calling); organization
+ * paths as the person, by their role in the organization of the path.
+ */
+function expectedInWorkspace(op: AnyOperation, target: Target, roleId: number, workspaceRole: number): Expected {
+  switch (op.access.kind) {
+    case 'public':
+    case 'signed-in':
+    case 'account':
+      return 'allowed';
+    case 'scope':
+      return can(workspaceRole, op.access.permission) ? 'allowed' : 403;
+    case 'organization':
+      return can(target === 'own org' ? roleId : 1, op.access.permission) ? 'allowed' : 403;
+  }
+}
+
+const usesSession = (caller: Caller) => caller === 'session' || caller === 'session in own org' || caller === 'session in the other org';
 
 interface World {
   t: TestApp;
@@ -170,10 +204,21 @@ async function world(roleId: number): Promise<World> {
   return {
     t,
     newSession: () => t.session(person),
-    keys: { personal: person.apiKey, session: await t.session(person), 'own org key': keyA, 'owner key of the other org': b.ownerKey },
+    keys: {
+      personal: person.apiKey,
+      session: await t.session(person),
+      'own org key': keyA,
+      'owner key of the other org': b.ownerKey,
+      'session in own org': '',
+      'session in the other org': '',
+      'personal key in own org': person.apiKey,
+    },
     orgs: {
       personal: { 'own org': A, 'other org (Owner there)': B },
       session: { 'own org': A, 'other org (Owner there)': B },
+      'session in own org': { 'own org': A, 'other org (Owner there)': B },
+      'session in the other org': { 'own org': A, 'other org (Owner there)': B },
+      'personal key in own org': { 'own org': A, 'other org (Owner there)': B },
       'own org key': { 'own org': A, 'other org (Owner there)': B },
       'owner key of the other org': { 'own org': B, 'other org (Owner there)': A },
     },
@@ -187,18 +232,28 @@ async function call(w: World, op: AnyOperation, caller: Caller, target: Target) 
   const query = example.query ? `?${new URLSearchParams(example.query)}` : '';
   const url = fillPath(op.path, params) + query;
   // A session sends its cookie the way the dashboard does (same origin, CSRF header: harness.ts).
-  const credentials = caller === 'session' ? { session: w.keys.session } : { key: w.keys[caller] };
+  const credentials = usesSession(caller) ? { session: w.keys.session } : { key: w.keys[caller] };
+  const workspace = WORKSPACE_OF[caller];
+  const headers: Record<string, string> = workspace ? { [ORGANIZATION_HEADER]: String(w.orgs[caller][workspace]) } : {};
   if (example.form) {
     const form =
       example.form === 'photo'
         ? multipart({}, { filename: 'p.png', contentType: 'image/png', content: PNG })
         : multipart({ name: 'Matrix voice' }, { filename: 'v.txt', contentType: 'text/plain', content: Buffer.from('not audio') });
-    return w.t.request(op.method, url, { ...credentials, headers: form.headers, payload: form.payload });
+    return w.t.request(op.method, url, { ...credentials, headers: { ...headers, ...form.headers }, payload: form.payload });
   }
-  return w.t.request(op.method, url, { ...credentials, headers: example.headers, ...(example.body !== undefined ? { json: example.body } : {}) });
+  return w.t.request(op.method, url, { ...credentials, headers: { ...headers, ...example.headers }, ...(example.body !== undefined ? { json: example.body } : {}) });
 }
 
-const CALLERS: Caller[] = ['personal', 'session', 'own org key', 'owner key of the other org'];
+const CALLERS: Caller[] = [
+  'personal',
+  'session',
+  'own org key',
+  'owner key of the other org',
+  'session in own org',
+  'session in the other org',
+  'personal key in own org',
+];
 const TARGETS: Target[] = ['own org', 'other org (Owner there)'];
 // Owner is covered by the organization the person creates; a member can be anything else.
 const MEMBER_ROLES = ROLES.filter((r) => r.id !== 1);
@@ -223,7 +278,7 @@ describe('authorization matrix (generated from the operations’ access rules)',
       for (const op of ordered) {
         const orgPath = op.access.kind === 'organization';
         for (const caller of CALLERS) {
-          if (caller === 'session' && ENDS_SESSIONS.has(op.operationId)) w.keys.session = await w.newSession();
+          if (usesSession(caller) && ENDS_SESSIONS.has(op.operationId)) w.keys.session = await w.newSession();
           for (const target of orgPath ? TARGETS : (['own org'] as Target[])) {
             const want = expected(op, caller, target, role.id);
             const res = await call(w, op, caller, target);

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from './main.ts';
+import { ORGANIZATION_HEADER } from '../shared/workspace-header.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const bin = path.join(root, 'src/server/bin.ts');
@@ -126,8 +127,11 @@ describe('CLI', { timeout: 60_000 }, () => {
     expect(me.email).toBe('demo@roster.local');
     expect(me.credits).toBeGreaterThan(0);
     // The organization is the demo owner's, reached by the same session.
-    const orgs = (await (await fetch(`${api}/v0/organizations`, { headers: { cookie } })).json()) as { organizations: { name: string }[] };
-    expect(JSON.stringify(orgs)).toContain('Demo Organization');
+    const orgs = (await (await fetch(`${api}/v0/organizations`, { headers: { cookie } })).json()) as { organizations: { id: number; name: string; role_name: string }[] };
+    expect(orgs.organizations).toEqual([expect.objectContaining({ name: 'Demo Organization', role_name: 'Owner' })]);
+    // …and its workspace (the dashboard's `/o/<id>/`) opens by membership, with no organization key.
+    const inOrg = await fetch(`${api}/v0/user/basic-info`, { headers: { cookie, [ORGANIZATION_HEADER]: String(orgs.organizations[0].id) } });
+    expect(((await inOrg.json()) as { key: unknown }).key).toMatchObject({ kind: 'session', organization_name: 'Demo Organization', role_name: 'Owner' });
     // Scripts get the key, labelled as theirs.
     const key = /API key \(shown once\): (rk_[\w-]+)/.exec(first.output());
     expect((await fetch(`${api}/v0/user/basic-info`, { headers: { authorization: `Bearer ${key![1]}` } })).status).toBe(200);

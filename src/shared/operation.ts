@@ -16,7 +16,9 @@ export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
  * - `signed-in`: any valid key or session; the handler decides what the caller sees (its own things only).
  * - `account`: the person's account itself (delete it, personal spending limit, sign-ups): a personal
  *   key or a session; an organization key is refused (403).
- * - `scope`: the key's own scope (personal space, or the key's organization) must grant `permission`.
+ * - `scope`: the key's own scope (personal space, or the key's organization) must grant `permission`. A
+ *   session or a personal key naming one of the person's organizations in X-Roster-Organization
+ *   (shared/workspace-header.ts) acts there instead, with their current role's permissions.
  * - `organization`: the organization named by the `organization_id` path parameter. A personal key or a session: the
  *   person must be a member (404 otherwise) whose current role grants `permission` (403 otherwise). An
  *   organization key: only its own organization (any other is 404, even where the person is Owner), with

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { modulesFor, PAGES, SHELL, SIGN_IN_LINK_PAGE, SIGN_IN_PAGE } from './pages.ts';
+import { modulesFor, PAGES, samePageIn, SHELL, SIGN_IN_LINK_PAGE, SIGN_IN_PAGE, splitWorkspace, workspacePath } from './pages.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
 
@@ -23,5 +23,25 @@ describe('page modules', () => {
     expect(page('/assistants/voices')).toEqual([SHELL.file, PAGES['assistants/voices'].file]);
     expect(page('/assistants/12')).toEqual([SHELL.file, PAGES['assistants/:id'].file]);
     expect(page('/projects/demo/history')).toEqual([SHELL.file]);
+    expect(page('/o/7')).toEqual([SHELL.file, PAGES[''].file]);
+    expect(page('/o/7/assistants/12')).toEqual([SHELL.file, PAGES['assistants/:id'].file]);
+    expect(page('/o/7/organization')).toEqual([SHELL.file, PAGES.organization.file]);
+    expect(page('/o/x/organization')).toEqual([SHELL.file]);
+  });
+
+  it('read and write the workspace of an address', () => {
+    expect(splitWorkspace('/o/7/projects/p')).toEqual({ organizationId: 7, page: '/projects/p' });
+    expect(splitWorkspace('/o/7')).toEqual({ organizationId: 7, page: '/' });
+    expect(splitWorkspace('/o/07/projects')).toEqual({ organizationId: null, page: '/o/07/projects' });
+    expect(splitWorkspace('/organization')).toEqual({ organizationId: null, page: '/organization' });
+    expect(workspacePath(7, '/')).toBe('/o/7');
+    expect(workspacePath(7, '/assistants')).toBe('/o/7/assistants');
+    expect(workspacePath(null, '/assistants')).toBe('/assistants');
+    // The switcher keeps the page, or opens the list when the page shows one thing of this workspace.
+    expect(samePageIn('/o/7/assistants/voices', null)).toBe('/assistants/voices');
+    expect(samePageIn('/assistants/12', 7)).toBe('/o/7/assistants');
+    expect(samePageIn('/o/7/projects/p/contexts/c', 9)).toBe('/o/9/projects');
+    expect(samePageIn('/o/7', null)).toBe('/');
+    expect(samePageIn('/', 3)).toBe('/o/3');
   });
 });

@@ -46,6 +46,30 @@ export const PAGES = {
 
 export type PagePath = keyof typeof PAGES;
 
+/** `/o/<organization id>` in front of a page: the page in that organization's workspace. */
+const WORKSPACE_PREFIX = /^\/o\/([1-9]\d{0,14})(?=\/|$)/;
+
+/** The organization id of the route's `:org` segment, or null when it is not one. */
+export function organizationIdOf(segment: string | undefined): number | null {
+  return segment !== undefined && /^[1-9]\d{0,14}$/.test(segment) ? Number(segment) : null;
+}
+
+/**
+ * Which workspace an address is in, and the page's address within it: `/o/7/projects` is `/projects` of
+ * organization 7; an address without the prefix is in the personal workspace.
+ */
+export function splitWorkspace(pathname: string): { organizationId: number | null; page: string } {
+  const match = WORKSPACE_PREFIX.exec(pathname);
+  if (!match) return { organizationId: null, page: pathname };
+  return { organizationId: Number(match[1]), page: pathname.slice(match[0].length) || '/' };
+}
+
+/** The address of `page` (`/projects`, `/` for the home page) in a workspace: the reverse of splitWorkspace. */
+export function workspacePath(organizationId: number | null, page: string): string {
+  if (organizationId === null) return page;
+  return `/o/${organizationId}${page === '/' ? '' : page}`;
+}
+
 /**
  * The modules an address needs beyond the entry, as the router would pick them: the sign-in page, or the
  * shell and the page whose pattern matches (static segments win over parameters, as in the router).
@@ -55,6 +79,12 @@ export function modulesFor(pathname: string): PageModule[] {
   const segments = pathname.split('/').filter(Boolean);
   if (segments.length === 1 && segments[0] === 'sign-in') return [SIGN_IN_PAGE];
   if (segments.length === 2 && segments[0] === 'sign-in' && segments[1] === 'link') return [SIGN_IN_LINK_PAGE];
+  return [SHELL, ...pageFor(splitWorkspace(pathname).page)];
+}
+
+/** The page module of an address within a workspace, if any matches. */
+function pageFor(address: string): PageModule[] {
+  const segments = address.split('/').filter(Boolean);
   let best: { page: PageModule; score: number } | null = null;
   for (const [pattern, page] of Object.entries(PAGES)) {
     const parts = pattern.split('/').filter(Boolean);
@@ -63,5 +93,16 @@ export function modulesFor(pathname: string): PageModule[] {
     const score = parts.filter((part) => !part.startsWith(':')).length;
     if (!best || score > best.score) best = { page, score };
   }
-  return best ? [SHELL, best.page] : [SHELL];
+  return best ? [best.page] : [];
+}
+
+/**
+ * The same page in another workspace, for the switcher: a page of one thing (a project, an assistant) is
+ * not in the other workspace, so its list is opened instead (`/o/7/projects/p/contexts/c` → `/projects`).
+ */
+export function samePageIn(pathname: string, organizationId: number | null): string {
+  const { page } = splitWorkspace(pathname);
+  const segments = page.split('/').filter(Boolean);
+  const staticPage = segments.join('/') in PAGES;
+  return workspacePath(organizationId, staticPage ? `/${segments.join('/')}` : `/${segments[0] ?? ''}`);
 }

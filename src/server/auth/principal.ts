@@ -4,7 +4,7 @@ import { PERMISSIONS, roleById } from '../../shared/roles.ts';
 import { authEpochOf, type Conn } from '../db/connection.ts';
 import { AuthCache } from './auth-cache.ts';
 import { runPrepared } from '../db/prepared.ts';
-import { forbidden, notFound, unauthorized } from '../http/errors.ts';
+import { badRequest, forbidden, notFound, unauthorized } from '../http/errors.ts';
 import { hashApiKey, type KeyKind } from './keys.ts';
 import { recordKeyUse } from './last-used.ts';
 import { findLiveSession, type SessionRow } from './session-repository.ts';
@@ -145,6 +145,36 @@ export async function authenticateSession(db: Conn, rawId: string, now: Date): P
     roleId: null,
     roleName: null,
     permissions: ALL,
+  };
+}
+
+const ORGANIZATION_ID = /^[1-9]\d{0,14}$/;
+
+/**
+ * The workspace a request names with X-Roster-Organization (shared/workspace-header.ts). A session or a
+ * personal key then acts in that organization as an organization key of the person's current role would:
+ * scope operations see its projects, assistants…, with the role's permissions. Membership is read on every
+ * request, so a removed member is refused at once. Not a member (or no such organization) → 404. An
+ * organization key may only name its own organization (it acts there anyway); any other is 404, as on
+ * organization paths. Account operations still act on the person's account (it is the person calling).
+ */
+export async function actInOrganization(db: Conn, principal: Principal, header: string): Promise<Principal> {
+  if (!ORGANIZATION_ID.test(header.trim())) throw badRequest('X-Roster-Organization must be the id of an organization you belong to (a positive whole number).');
+  const organizationId = Number(header.trim());
+  if (principal.keyKind === 'organization') {
+    if (principal.organizationId !== organizationId) throw notFound('Organization not found.');
+    return principal;
+  }
+  const [row] = await runPrepared(db, 'org-membership', membershipLookup, [organizationId, principal.userId]);
+  const role = row ? roleById(row.role_id) : undefined;
+  if (!row || !role) throw notFound('Organization not found.');
+  return {
+    ...principal,
+    organizationId,
+    organizationName: row.name,
+    roleId: role.id,
+    roleName: role.name,
+    permissions: new Set(role.permissions),
   };
 }
 

@@ -1,5 +1,6 @@
 import cors from '@fastify/cors';
 import type { FastifyInstance } from 'fastify';
+import { ORGANIZATION_HEADER } from '../../shared/workspace-header.ts';
 
 /**
  * CORS for configured origins only (ROSTER_CORS_ORIGINS), by @fastify/cors: a dashboard served elsewhere
@@ -28,7 +29,7 @@ export async function installCors(app: FastifyInstance, origins: string[]): Prom
         preflight: api,
         strictPreflight: false,
         methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
-        allowedHeaders: ['Authorization', 'Content-Type', 'Idempotency-Key'],
+        allowedHeaders: ['Authorization', 'Content-Type', 'Idempotency-Key', ORGANIZATION_HEADER],
         exposedHeaders: ['X-Request-Id', 'Retry-After', 'RateLimit', 'RateLimit-Policy', 'Content-Disposition', 'Idempotent-Replayed'],
         maxAge: 600,
       });

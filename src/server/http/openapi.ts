@@ -117,7 +117,7 @@ export function buildOpenApi(operations: readonly AnyOperation[], version: strin
           in: 'cookie',
           name: 'roster_session',
           description:
-            'Browser session from a sign-in link (`__Host-roster_session` over HTTPS); acts as the personal key. Requests other than GET/HEAD need a same-origin Origin and `X-Roster-CSRF: 1`.',
+            'Browser session from a sign-in link (`__Host-roster_session` over HTTPS); acts as the personal key. Requests other than GET/HEAD need a same-origin Origin and `X-Roster-CSRF: 1`. With `X-Roster-Organization: <organization id>` a session (or a personal key) acts in that organization with the person’s current role there (404 when they are not a member).',
         },
       },
     },

@@ -1,9 +1,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AnyOperation, HandlerResult, ParsedBody, ParsedParams, ParsedQuery } from '../../shared/operation.ts';
-import { authenticate, authenticateSession, authorize, type OrganizationAccess, type Principal } from '../auth/principal.ts';
+import { actInOrganization, authenticate, authenticateSession, authorize, type OrganizationAccess, type Principal } from '../auth/principal.ts';
 import { checkSameOrigin, clearedSessionCookie, sessionCookieOf, setSessionCookie } from '../auth/session-cookie.ts';
 import { idleExpiryOf, touchSession } from '../auth/session-repository.ts';
 import type { Deps } from '../deps.ts';
+import { ORGANIZATION_HEADER } from '../../shared/workspace-header.ts';
 import { RawJson } from './raw-json.ts';
 import { badRequest, HttpError } from './errors.ts';
 import { parseOr422 } from './validation.ts';
@@ -58,6 +59,15 @@ async function authenticateLimited(deps: Deps, req: FastifyRequest, reply: Fasti
   return principal;
 }
 
+/** The caller, in the organization X-Roster-Organization names when the request has one (auth/principal.ts). */
+async function authenticateInWorkspace(deps: Deps, req: FastifyRequest, reply: FastifyReply): Promise<Principal> {
+  const principal = await authenticateLimited(deps, req, reply);
+  const header = req.headers[ORGANIZATION_HEADER.toLowerCase()];
+  if (header === undefined) return principal;
+  if (Array.isArray(header)) throw badRequest('Send X-Roster-Organization once.');
+  return actInOrganization(deps.db, principal, header);
+}
+
 /** RFC 2046 §5.1.1: a boundary is 1–70 characters. The multipart parser fails on long ones in its own way. */
 function checkMultipartBoundary(contentType: string | undefined): void {
   const boundary = /boundary=(?:"([^"]*)"|([^;]*))/i.exec(contentType ?? '');
@@ -87,7 +97,7 @@ export function route<O extends AnyOperation>(app: FastifyInstance, op: O, handl
     ...(op.bodyLimit ? { bodyLimit: op.bodyLimit } : {}),
     handler: async (req, reply) => {
       const deps = app.deps;
-      const principal = needsAuth ? await authenticateLimited(deps, req, reply) : null;
+      const principal = needsAuth ? await authenticateInWorkspace(deps, req, reply) : null;
       if (!needsAuth) await deps.rateLimiter.consume('ip', req.ip, reply);
       const params = op.params ? parseOr422(op.params, req.params, 'path') : req.params;
       const query = op.query ? parseOr422(op.query, req.query, 'query') : req.query;

@@ -4,10 +4,12 @@ import { ErrorAlert } from '../components/error-alert.tsx';
 import { PageHeader } from '../components/page-header.tsx';
 import { displayName, useMe, workspaceName } from '../lib/use-me.ts';
 import { NAV_ITEMS } from './nav.ts';
+import { useWorkspace } from '../lib/workspace.ts';
 
 const credits = new Intl.NumberFormat(undefined, { maximumFractionDigits: 2 });
 
 export function HomePage() {
+  const workspace = useWorkspace();
   const me = useMe();
   if (me.isPending) {
     return (
@@ -58,7 +60,7 @@ export function HomePage() {
           </Title>
           <SimpleGrid cols={{ base: 1, sm: 2, md: 3 }}>
             {areas.map((item) => (
-              <Card key={item.to} withBorder component={Link} to={item.to}>
+              <Card key={item.to} withBorder component={Link} to={workspace.path(item.to)}>
                 <Group>
                   <ThemeIcon variant="light" aria-hidden>
                     <item.icon size={18} />

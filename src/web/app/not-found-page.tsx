@@ -1,7 +1,9 @@
 import { Button, Stack, Text, Title } from '@mantine/core';
 import { Link, useLocation } from 'react-router';
+import { useWorkspace } from '../lib/workspace.ts';
 
 export function NotFoundPage() {
+  const workspace = useWorkspace();
   const location = useLocation();
   return (
     <Stack align="flex-start" gap="md" py="xl">
@@ -11,7 +13,7 @@ export function NotFoundPage() {
       <Text c="dimmed">
         There is no page at <strong>{location.pathname}</strong>. It may have moved, or the link has a typo.
       </Text>
-      <Button component={Link} to="/">
+      <Button component={Link} to={workspace.path('/')}>
         Go to the overview
       </Button>
     </Stack>

@@ -1,8 +1,10 @@
 import { Button, Center, Code, Stack, Text, Title } from '@mantine/core';
 import { isRouteErrorResponse, Link, useRouteError } from 'react-router';
+import { useWorkspace } from '../lib/workspace.ts';
 
 /** Any error thrown while rendering a route: say so plainly, offer a way back, hide internals. */
 export function RouteError() {
+  const workspace = useWorkspace();
   const error = useRouteError();
   const status = isRouteErrorResponse(error) ? error.status : null;
   const chunkFailed = error instanceof Error && /dynamically imported module|Importing a module script failed/i.test(error.message);
@@ -20,7 +22,7 @@ export function RouteError() {
         {status && <Code>{status}</Code>}
         <Stack gap="xs">
           <Button onClick={() => window.location.reload()}>Reload</Button>
-          <Button component={Link} to="/" variant="subtle">
+          <Button component={Link} to={workspace.path('/')} variant="subtle">
             Go to the overview
           </Button>
         </Stack>

@@ -1,7 +1,7 @@
 import type { QueryKey } from '@tanstack/react-query';
 import type { ComponentType } from 'react';
-import type { LoaderFunctionArgs, RouteObject } from 'react-router';
-import { PAGES, SHELL, SIGN_IN_LINK_PAGE, SIGN_IN_PAGE, type PageModule, type PagePath } from '../../shared/pages.ts';
+import { data, type LoaderFunctionArgs, type RouteObject } from 'react-router';
+import { organizationIdOf, PAGES, SHELL, SIGN_IN_LINK_PAGE, SIGN_IN_PAGE, type PageModule, type PagePath } from '../../shared/pages.ts';
 import { assistantQueries } from '../data/assistants.ts';
 import { contextFilterOf, contextQueries } from '../data/contexts.ts';
 import { creditQueries } from '../data/credits.ts';
@@ -11,6 +11,7 @@ import { organizationQueries } from '../data/organizations.ts';
 import { projectQueries } from '../data/projects.ts';
 import { queryClient } from '../lib/query-client.ts';
 import { isSignedIn, sessionStore } from '../lib/session.ts';
+import { workspaceStore } from '../lib/workspace.ts';
 import { meQuery } from '../data/account.ts';
 import { RouteError } from './route-error.tsx';
 import { NotFoundPage } from './not-found-page.tsx';
@@ -29,6 +30,9 @@ type Query = { queryKey: QueryKey };
 function prefetching(start: (args: LoaderFunctionArgs) => void): Pick<RouteObject, 'loader' | 'shouldRevalidate'> {
   return {
     loader: (args) => {
+      // The workspace of the address being loaded: its requests name it (lib/workspace.ts).
+      if (args.params.org !== undefined && organizationIdOf(args.params.org) === null) throw data('No such workspace', { status: 404 });
+      workspaceStore.enter(organizationIdOf(args.params.org));
       // Signed out, the layout sends the visitor to sign-in: there is nothing to ask for.
       if (isSignedIn(sessionStore.get())) start(args);
       return null;
@@ -42,16 +46,10 @@ const prefetch = (queries: (args: LoaderFunctionArgs) => Query[]) =>
     for (const query of queries(args)) void queryClient.prefetchQuery(query);
   });
 
-/** The organization page lists members with an organization's key, and the user's organizations otherwise. */
-const prefetchOrganization = prefetching(() => {
-  queryClient.ensureQueryData(meQuery).then(
-    (me) => {
-      const orgId = me.key.kind === 'organization' ? me.key.organization_id : null;
-      return orgId === null ? queryClient.prefetchQuery(organizationQueries.mine()) : queryClient.prefetchQuery(memberQueries.list(orgId));
-    },
-    // The page asks again and shows the error.
-    () => undefined,
-  );
+/** The organization page lists the members of the workspace's organization, and the user's organizations in the personal one. */
+const prefetchOrganization = prefetch(({ params }) => {
+  const orgId = organizationIdOf(params.org);
+  return [orgId === null ? organizationQueries.mine() : memberQueries.list(orgId)];
 });
 
 const assistantId = (id: string | undefined) => (/^[1-9]\d*$/.test(id ?? '') ? [assistantQueries.detail(Number(id))] : []);
@@ -86,7 +84,7 @@ function lazyPage({ file, component }: PageModule): NonNullable<RouteObject['laz
 }
 
 /** Pages of the signed-in app (src/shared/pages.ts), loaded lazily. */
-const appRoutes: RouteObject[] = [
+const appRoutes = (): RouteObject[] => [
   ...Object.entries(PAGES).map(([path, page]): RouteObject => ({
     ...(path === '' ? { index: true } : { path }),
     ...prefetches[path as PagePath],
@@ -94,6 +92,19 @@ const appRoutes: RouteObject[] = [
   })),
   { path: '*', Component: NotFoundPage },
 ];
+
+/** The signed-in shell and every page, at `path`: the personal workspace's `/`, or an organization's `/o/:org`. */
+const workspace = (path: string): RouteObject => ({
+  path,
+  // Every signed-in screen shows who is signed in (header, permissions).
+  ...prefetch(() => [meQuery]),
+  lazy: lazyPage(SHELL),
+  errorElement: <RouteError />,
+  // Never shown: main.tsx renders once the first page's code is here (until then the server-rendered
+  // first screen, or index.html's "Loading Roster…", stays).
+  hydrateFallbackElement: null,
+  children: [{ errorElement: <RouteError />, children: appRoutes() }],
+});
 
 export const routes: RouteObject[] = [
   // The sign-in screen and the shell are separate chunks: each first screen downloads only its own code.
@@ -109,15 +120,6 @@ export const routes: RouteObject[] = [
     errorElement: <RouteError />,
     hydrateFallbackElement: null,
   },
-  {
-    path: '/',
-    // Every signed-in screen shows who is signed in (header, permissions).
-    ...prefetch(() => [meQuery]),
-    lazy: lazyPage(SHELL),
-    errorElement: <RouteError />,
-    // Never shown: main.tsx renders once the first page's code is here (until then the server-rendered
-    // first screen, or index.html's "Loading Roster…", stays).
-    hydrateFallbackElement: null,
-    children: [{ errorElement: <RouteError />, children: appRoutes }],
-  },
+  workspace('/o/:org'),
+  workspace('/'),
 ];

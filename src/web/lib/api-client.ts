@@ -1,6 +1,8 @@
 import { fillPath, type AnyOperation, type BodyOf, type ParamsOf, type QueryOf, type ResponseOf } from '../../shared/operation.ts';
 import { CSRF_HEADER } from '../../shared/csrf.ts';
+import { ORGANIZATION_HEADER } from '../../shared/workspace-header.ts';
 import { sessionStore } from './session.ts';
+import { workspaceStore } from './workspace.ts';
 
 /** A non-2xx answer, or no answer at all (status 0). `detail` is always a sentence fit to show. */
 export class ApiError extends Error {
@@ -61,24 +63,41 @@ export function apiUrl(path: string, query?: Query, apiBase = sessionStore.get()
 /**
  * How a request proves who it is: a bearer key, or (same origin only) the session cookie with the header
  * that tells the server the dashboard sent it (CSRF: SECURITY.md). No secret is in JavaScript for the latter.
+ * `organizationId`: the workspace it acts in (X-Roster-Organization), for the dashboard's own credentials only.
  */
-function credentialsFor(options: { key?: string; cookie?: boolean; apiBase?: string }): { key: string | null; cookie: boolean } {
+function credentialsFor(options: { key?: string; cookie?: boolean; apiBase?: string }): { key: string | null; cookie: boolean; organizationId: number | null } {
   const state = sessionStore.get();
   const sameOrigin = (options.apiBase ?? state.apiBase) === '';
-  if (options.key) return { key: options.key, cookie: false };
-  if (options.cookie) return { key: null, cookie: sameOrigin };
-  if (state.key) return { key: state.key, cookie: false };
-  return { key: null, cookie: state.cookie && sameOrigin };
+  if (options.key) return { key: options.key, cookie: false, organizationId: null };
+  if (options.cookie) return { key: null, cookie: sameOrigin, organizationId: null };
+  const organizationId = workspaceStore.get().organizationId;
+  if (state.key) return { key: state.key, cookie: false, organizationId };
+  return { key: null, cookie: state.cookie && sameOrigin, organizationId };
 }
 
-/** A 401 for what the dashboard is signed in with ends that sign-in; late answers for an older key change nothing. */
-function handleUnauthorized(status: number, used: { key: string | null; cookie: boolean }, detail: string) {
+type Used = ReturnType<typeof credentialsFor>;
+
+function headersFor(used: Used): Record<string, string> {
+  const headers: Record<string, string> = {};
+  if (used.key) headers.Authorization = `Bearer ${used.key}`;
+  if (used.cookie) headers[CSRF_HEADER] = '1';
+  if (used.organizationId !== null) headers[ORGANIZATION_HEADER] = String(used.organizationId);
+  return headers;
+}
+
+/**
+ * A 401 for what the dashboard is signed in with ends that sign-in; late answers for an older key change
+ * nothing. A 404 for the organization the request acted in: the person is not (any more) a member, and the
+ * dashboard goes back to their personal workspace, still signed in.
+ */
+function handleRefusal(status: number, used: Used, detail: string) {
+  if (status === 404 && used.organizationId !== null && detail === 'Organization not found.') {
+    workspaceStore.leave(used.organizationId);
+    return;
+  }
   if (status !== 401) return;
   const state = sessionStore.get();
-  if (used.key && used.key === state.key && state.cookie) {
-    // An organization key held beside the session (removed from the organization, key revoked): back to the personal workspace.
-    sessionStore.dropKey(used.key);
-  } else if (used.key && used.key === state.key) {
+  if (used.key && used.key === state.key) {
     sessionStore.signOut(detail === 'Invalid API key.' ? 'Your API key is no longer valid. Sign in again.' : 'Please sign in.');
   } else if (used.cookie && state.cookie && !state.key) {
     sessionStore.signOut('Your session has ended. Sign in again.');
@@ -87,9 +106,7 @@ function handleUnauthorized(status: number, used: { key: string | null; cookie: 
 
 async function request<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
   const used = credentialsFor(options);
-  const headers: Record<string, string> = { Accept: 'application/json' };
-  if (used.key) headers.Authorization = `Bearer ${used.key}`;
-  if (used.cookie) headers[CSRF_HEADER] = '1';
+  const headers: Record<string, string> = { Accept: 'application/json', ...headersFor(used) };
   if (options.body !== undefined) headers['Content-Type'] = 'application/json';
   let response: Response;
   try {
@@ -116,7 +133,7 @@ async function request<T>(method: string, path: string, options: RequestOptions 
   }
   if (!response.ok) {
     const error = toApiError(response.status, body);
-    if (!options.key && options.cookie === undefined) handleUnauthorized(response.status, used, error.detail);
+    if (!options.key && options.cookie === undefined) handleRefusal(response.status, used, error.detail);
     throw error;
   }
   return body as T;
@@ -159,9 +176,8 @@ export function upload<O extends AnyOperation>(op: O, form: FormData, options: U
   return new Promise<ResponseOf<O>>((resolve, reject) => {
     const xhr = new XMLHttpRequest();
     xhr.open(op.method, apiUrl(fillPath(op.path, options.params as Record<string, unknown> | undefined), options.query));
-    // Same-origin XHR sends the cookie by itself; the header is what it needs besides.
-    if (used.key) xhr.setRequestHeader('Authorization', `Bearer ${used.key}`);
-    if (used.cookie) xhr.setRequestHeader(CSRF_HEADER, '1');
+    // Same-origin XHR sends the cookie by itself; the CSRF header is what it needs besides.
+    for (const [name, value] of Object.entries(headersFor(used))) xhr.setRequestHeader(name, value);
     xhr.setRequestHeader('Accept', 'application/json');
     xhr.responseType = 'text';
     xhr.upload.onprogress = (event) => {
@@ -179,7 +195,7 @@ export function upload<O extends AnyOperation>(op: O, form: FormData, options: U
         resolve(body as ResponseOf<O>);
       } else {
         const error = toApiError(xhr.status, body);
-        handleUnauthorized(xhr.status, used, error.detail);
+        handleRefusal(xhr.status, used, error.detail);
         reject(error);
       }
     };

@@ -1,6 +1,7 @@
 import { QueryClient } from '@tanstack/react-query';
 import { ApiError } from './api-client.ts';
 import { sessionStore } from './session.ts';
+import { workspaceStore } from './workspace.ts';
 
 /** A 4xx will not change by asking again; network blips and 5xx get two more tries. */
 function shouldRetry(failureCount: number, error: unknown): boolean {
@@ -18,7 +19,8 @@ function createQueryClient(): QueryClient {
       mutations: { retry: false },
     },
   });
-  // Another key is another workspace: forget its data, and let what is on screen load again.
+  // Another sign-in, or another workspace: forget the data of the last one, and let what is on screen load again.
   sessionStore.onSwitch(() => void client.resetQueries());
+  workspaceStore.onSwitch(() => void client.resetQueries());
   return client;
 }

@@ -2,20 +2,15 @@ import { createContext, useContext, useSyncExternalStore } from 'react';
 
 /**
  * Who the dashboard acts as: either the browser's session cookie (signed in by e-mail link: HttpOnly, so
- * no secret is in JavaScript at all, and every tab shares it), or API keys. Keys live in memory and
- * sessionStorage only (never localStorage, never a URL the app sends): closing the tab forgets them.
- * Several keys may be held (personal + organizations); one is active.
+ * no secret is in JavaScript at all, and every tab shares it), or an API key. A key lives in memory and
+ * sessionStorage only (never localStorage, never a URL the app sends): closing the tab forgets it. Which
+ * workspace either acts in is the address's (lib/workspace.ts), not another key: the server checks the
+ * person's membership on every request.
  */
-export interface SessionKey {
-  key: string;
-  label: string;
-}
-
 export interface SessionState {
   /** API origin, '' = same origin as the dashboard. */
   apiBase: string;
   key: string | null;
-  keys: SessionKey[];
   /** Signed in by the session cookie (same origin only); `key` is then null. */
   cookie: boolean;
   /** Why the last session ended (shown on the sign-in screen). */
@@ -23,7 +18,7 @@ export interface SessionState {
 }
 
 const STORAGE_KEY = 'roster.session';
-const empty: SessionState = { apiBase: '', key: null, keys: [], cookie: false, endedBecause: null };
+const empty: SessionState = { apiBase: '', key: null, cookie: false, endedBecause: null };
 
 /** Whether the dashboard is signed in at all (by a key or by the session cookie). */
 export const isSignedIn = (s: SessionState) => s.key !== null || s.cookie;
@@ -35,8 +30,8 @@ function load(): SessionState {
     const parsed = JSON.parse(raw) as Partial<SessionState>;
     return {
       apiBase: typeof parsed.apiBase === 'string' ? parsed.apiBase : '',
-      key: typeof parsed.key === 'string' ? parsed.key : null,
-      keys: Array.isArray(parsed.keys) ? parsed.keys.filter((k) => typeof k?.key === 'string') : [],
+      // Signed in by cookie, no key is kept (an organization key an older version held is dropped).
+      key: typeof parsed.key === 'string' && parsed.cookie !== true ? parsed.key : null,
       cookie: parsed.cookie === true,
       endedBecause: null,
     };
@@ -51,9 +46,9 @@ const switchListeners = new Set<() => void>();
 
 function set(next: SessionState) {
   state = next;
-  const { apiBase, key, keys, cookie } = next;
+  const { apiBase, key, cookie } = next;
   // In cookie mode only the fact is kept (the cookie itself is out of JavaScript's reach).
-  if (isSignedIn(next)) sessionStorage.setItem(STORAGE_KEY, JSON.stringify({ apiBase, key, keys, cookie }));
+  if (isSignedIn(next)) sessionStorage.setItem(STORAGE_KEY, JSON.stringify({ apiBase, key, cookie }));
   else sessionStorage.removeItem(STORAGE_KEY);
   listeners.forEach((l) => l());
 }
@@ -71,43 +66,17 @@ export const sessionStore = {
     listeners.add(listener);
     return () => listeners.delete(listener);
   },
-  /** Called when the active key changes (the query cache is cleared). */
+  /** Called when the sign-in changes (the query cache is reset). */
   onSwitch(listener: () => void) {
     switchListeners.add(listener);
     return () => switchListeners.delete(listener);
   },
-  signIn(key: string, apiBase: string, label = 'Personal') {
-    activate({ apiBase: normalizeBase(apiBase), key, keys: [{ key, label }], cookie: false, endedBecause: null });
+  signIn(key: string, apiBase: string) {
+    activate({ apiBase: normalizeBase(apiBase), key, cookie: false, endedBecause: null });
   },
   /** Signed in by the session cookie this origin's server set (sign-in link, or found at start-up). */
   signInWithCookie() {
     activate({ ...empty, cookie: true });
-  },
-  /** Adds a key the session may switch to (e.g. a new organization key) without activating it. */
-  addKey(key: string, label: string) {
-    const keys = [...state.keys.filter((k) => k.key !== key), { key, label }];
-    set({ ...state, keys });
-  },
-  /**
-   * Forgets a held key that stopped working while the session cookie still signs the browser in: the
-   * dashboard goes back to the person's own workspace instead of signing out.
-   */
-  dropKey(key: string) {
-    if (!state.cookie) return;
-    activate({ ...state, key: state.key === key ? null : state.key, keys: state.keys.filter((k) => k.key !== key) });
-  },
-  /** Back to the session cookie's personal workspace from a held organization key. */
-  switchToCookie() {
-    if (state.cookie) activate({ ...state, key: null });
-  },
-  switchKey(key: string) {
-    if (!state.keys.some((k) => k.key === key)) throw new Error('Unknown key');
-    activate({ ...state, key });
-  },
-  /** Renames a held key (labels come from basic-info once the key is used). */
-  labelKey(key: string, label: string) {
-    if (!state.keys.some((k) => k.key === key && k.label !== label)) return;
-    set({ ...state, keys: state.keys.map((k) => (k.key === key ? { ...k, label } : k)) });
   },
   signOut(reason: string | null = null) {
     activate({ ...empty, apiBase: state.apiBase, endedBecause: reason });
@@ -125,7 +94,7 @@ export function normalizeBase(base: string): string {
  * route loaders read the store itself, which stays empty on the server. The browser never uses it (the
  * app is rendered afresh over the first screen, not hydrated).
  */
-export const SIGNED_IN_FRAME: SessionState = { apiBase: '', key: 'server-rendered-frame', keys: [], cookie: false, endedBecause: null };
+export const SIGNED_IN_FRAME: SessionState = { apiBase: '', key: 'server-rendered-frame', cookie: false, endedBecause: null };
 export const ServerSession = createContext<SessionState>(empty);
 
 export function useSession() {
@@ -137,9 +106,6 @@ export function useSession() {
     signIn: sessionStore.signIn,
     signInWithCookie: sessionStore.signInWithCookie,
     signOut: sessionStore.signOut,
-    addKey: sessionStore.addKey,
-    switchKey: sessionStore.switchKey,
-    switchToCookie: sessionStore.switchToCookie,
   };
 }
 

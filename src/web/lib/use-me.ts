@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { meQuery, type Me } from '../data/account.ts';
 
-/** "Who am I" for the active key: name, credits, and the key's workspace, role and permissions. */
+/** "Who am I": name, credits, and the workspace the dashboard acts in (the address's), the role and permissions there. */
 export function useMe() {
   return useQuery(meQuery);
 }
@@ -11,7 +11,7 @@ export function displayName(me: Pick<Me, 'first' | 'last' | 'email'>): string {
 }
 
 export function workspaceName(me: Me): string {
-  return me.key.kind === 'organization' ? (me.key.organization_name ?? 'Organization') : 'Personal workspace';
+  return me.key.organization_id !== null ? (me.key.organization_name ?? 'Organization') : 'Personal workspace';
 }
 
 /** Why an action is unavailable to this key, or null when it is allowed. */

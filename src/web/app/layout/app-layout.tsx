@@ -2,11 +2,11 @@ import { AppShell, Burger, Group, NavLink, ScrollArea, Skeleton, Text, UnstyledB
 import { useDisclosure } from '@mantine/hooks';
 import { lazy, Suspense, useEffect } from 'react';
 import { NavLink as RouterNavLink, Outlet, useLocation } from 'react-router';
-import { useMe, workspaceName } from '../../lib/use-me.ts';
-import { sessionStore, useSession } from '../../lib/session.ts';
+import { useWorkspace } from '../../lib/workspace.ts';
 import { NAV_ITEMS } from '../nav.ts';
 import { ColorSchemeToggle } from './color-scheme-toggle.tsx';
 import classes from './app-layout.module.css';
+import { WorkspaceNotice } from './workspace-notice.tsx';
 
 // The header's two menus (Mantine's Menu, focus trap and floating positioning) arrive just after the
 // shell's first paint, in their own chunks: the first screen stays well inside its JavaScript budget.
@@ -17,14 +17,9 @@ const WorkspaceSwitcher = lazy(async () => ({ default: (await import('../../feat
 export function AppLayout() {
   const [opened, { toggle, close }] = useDisclosure();
   const location = useLocation();
-  const { key } = useSession();
-  const me = useMe();
+  const workspace = useWorkspace();
 
   useEffect(close, [location.pathname, close]);
-  // The session's key list shows workspace names once each key has been used.
-  useEffect(() => {
-    if (me.data && key) sessionStore.labelKey(key, workspaceName(me.data));
-  }, [me.data, key]);
 
   return (
     <AppShell header={{ height: 56 }} navbar={{ width: 232, breakpoint: 'sm', collapsed: { mobile: !opened } }} padding="lg">
@@ -35,7 +30,7 @@ export function AppLayout() {
         <Group h="100%" px="md" justify="space-between" wrap="nowrap">
           <Group gap="sm" wrap="nowrap">
             <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label={opened ? 'Close navigation' : 'Open navigation'} />
-            <UnstyledButton component={RouterNavLink} to="/" className={classes.brand} aria-label="Roster home">
+            <UnstyledButton component={RouterNavLink} to={workspace.path('/')} className={classes.brand} aria-label="Roster home">
               <img src="/favicon.svg" alt="" width={28} height={28} />
               <Text fw={700} size="lg" visibleFrom="xs">
                 Roster
@@ -59,7 +54,7 @@ export function AppLayout() {
             <NavLink
               key={item.to}
               component={RouterNavLink}
-              to={item.to}
+              to={workspace.path(item.to)}
               // Exact for `/` and for an item another lies under (Account above API keys): one entry lit at a time.
               end={item.to === '/' || NAV_ITEMS.some((other) => other.to.startsWith(`${item.to}/`))}
               label={item.label}
@@ -69,6 +64,7 @@ export function AppLayout() {
         </ScrollArea>
       </AppShell.Navbar>
       <AppShell.Main id="main" tabIndex={-1}>
+        <WorkspaceNotice />
         <Suspense fallback={<Skeleton height={240} radius="md" />}>
           <Outlet />
         </Suspense>

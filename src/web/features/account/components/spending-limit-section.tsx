@@ -6,6 +6,7 @@ import { ErrorAlert } from '../../../components/error-alert.tsx';
 import { ApiError, errorMessage } from '../../../lib/api-client.ts';
 import { accountQueries } from '../../../data/account.ts';
 import { useSetSpendingLimit } from '../api.ts';
+import { useWorkspace } from '../../../lib/workspace.ts';
 
 const money = new Intl.NumberFormat(undefined, { style: 'currency', currency: 'USD' });
 
@@ -21,6 +22,7 @@ export function SpendingLimitSection({ personalKey }: { personalKey: boolean }) 
 }
 
 function SpendingLimitForm({ current }: { current: number | null }) {
+  const workspace = useWorkspace();
   const [noLimit, setNoLimit] = useState(current === null);
   const [amount, setAmount] = useState<number | string>(current ?? '');
   const [fieldError, setFieldError] = useState<string | null>(null);
@@ -71,7 +73,7 @@ function SpendingLimitForm({ current }: { current: number | null }) {
             ) : (
               <>
                 {save.data.assistants_capped === 1 ? '1 assistant was' : `${save.data.assistants_capped} assistants were`} capped to the new limit.{' '}
-                <Anchor component={Link} to="/assistants" underline="always" c="inherit" fw={600}>
+                <Anchor component={Link} to={workspace.path('/assistants')} underline="always" c="inherit" fw={600}>
                   See your assistants
                 </Anchor>
               </>

@@ -10,6 +10,7 @@ import { displayName, useMe, workspaceName } from '../../../lib/use-me.ts';
 import { ClassificationSection } from '../components/classification-section.tsx';
 import { DangerZone } from '../components/danger-zone.tsx';
 import { SpendingLimitSection } from '../components/spending-limit-section.tsx';
+import { useWorkspace } from '../../../lib/workspace.ts';
 
 function Field({ label, value }: { label: string; value: ReactNode }) {
   return (
@@ -23,6 +24,7 @@ function Field({ label, value }: { label: string; value: ReactNode }) {
 }
 
 export function AccountPage() {
+  const workspace = useWorkspace();
   const me = useMe();
   const { key } = useSession();
 
@@ -47,7 +49,7 @@ export function AccountPage() {
         description="Your profile, classification, spending limit and API key."
         actions={
           data.is_admin && (
-            <Button component={Link} to="/account/create-user" variant="light">
+            <Button component={Link} to={workspace.path('/account/create-user')} variant="light">
               Create a user
             </Button>
           )

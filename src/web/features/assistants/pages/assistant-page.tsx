@@ -23,6 +23,7 @@ import { Section } from '../../../components/section.tsx';
 import { PhotoUploader } from '../components/photo-uploader.tsx';
 import { AssistantVoiceField, WorkLimitFields } from '../components/assistant-form-fields.tsx';
 import { DESKTOP_LABELS, DESKTOP_OPTIONS, formatNumber, initials, providerOf } from '../format.ts';
+import { useWorkspace } from '../../../lib/workspace.ts';
 
 /** What the configuration form edits (the photo has its own uploader; contact fields are read-only). */
 const ConfigSchema = UpdateAssistantConfigInput.pick({
@@ -249,6 +250,7 @@ function ConfigForm({ assistant, canWrite }: { assistant: Assistant; canWrite: b
 }
 
 export function AssistantPage() {
+  const workspace = useWorkspace();
   const params = useParams();
   const id = Number(params.id);
   const valid = Number.isInteger(id) && id > 0;
@@ -274,7 +276,7 @@ export function AssistantPage() {
         <PageHeader title="Assistant not found" />
         <Alert color="yellow" title="No such assistant here">
           It may have been deleted, or it belongs to another workspace.{' '}
-          <Anchor component={Link} to="/assistants" underline="always" c="var(--mantine-color-text)" fw={600}>
+          <Anchor component={Link} to={workspace.path('/assistants')} underline="always" c="var(--mantine-color-text)" fw={600}>
             See your assistants
           </Anchor>
         </Alert>
@@ -302,7 +304,7 @@ export function AssistantPage() {
       title: `Delete ${name}?`,
       message: 'The assistant and its configuration are removed. Credits spent on hiring are not refunded.',
       confirmLabel: 'Delete assistant',
-      onConfirm: () => remove.mutate(a, { onSuccess: () => void navigate('/assistants') }),
+      onConfirm: () => remove.mutate(a, { onSuccess: () => void navigate(workspace.path('/assistants')) }),
     });
 
   return (
@@ -318,7 +320,7 @@ export function AssistantPage() {
         }
         description={`Hired ${dateTime.format(new Date(a.created_at))} · updated ${dateTime.format(new Date(a.updated_at))}`}
         actions={
-          <Button component={Link} to="/assistants" variant="default">
+          <Button component={Link} to={workspace.path('/assistants')} variant="default">
             All assistants
           </Button>
         }

@@ -15,6 +15,7 @@ import { assistantQueries } from '../../../data/assistants.ts';
 import { voiceQueries } from '../../../data/voices.ts';
 import { accountQueries } from '../../../data/account.ts';
 import { hoursPerWeek, initials, isCappedAtLimit, matchesSearch, parallelTasks, spendingCapLabel, voiceName } from '../format.ts';
+import { useWorkspace } from '../../../lib/workspace.ts';
 
 const COLUMNS = ['Assistant', 'About', 'Time zone', 'Voice', 'Weekly limit', 'Parallel tasks', 'Spending cap'];
 
@@ -44,11 +45,12 @@ function TableSkeleton() {
 }
 
 export function AssistantsPage() {
+  const workspace = useWorkspace();
   const assistants = useDeferredQuery(assistantQueries.list());
   const voices = useQuery(voiceQueries.list());
   const me = useMe();
   // In the personal workspace, the account's limit marks the assistants it capped.
-  const personal = me.data !== undefined && me.data.key.kind !== 'organization';
+  const personal = workspace.organizationId === null && me.data !== undefined && me.data.key.kind !== 'organization';
   const limit = useQuery({ ...accountQueries.spendingLimit(), enabled: personal });
   const { input: searchInput, setInput: setSearchInput } = useUrlFilter('q');
   // The list follows the field without ever holding up typing.
@@ -56,7 +58,7 @@ export function AssistantsPage() {
   const cannotHire = missingPermission(me.data, 'assistant:write');
 
   const hireButton = (
-    <GatedButton reason={cannotHire} to="/assistants/new" icon={<IconUserPlus size={16} aria-hidden />}>
+    <GatedButton reason={cannotHire} to={workspace.path('/assistants/new')} icon={<IconUserPlus size={16} aria-hidden />}>
       Hire an assistant
     </GatedButton>
   );
@@ -97,7 +99,7 @@ export function AssistantsPage() {
                             {initials(a)}
                           </Avatar>
                           <div style={{ minWidth: 0 }}>
-                            <Anchor component={Link} to={`/assistants/${a.agent_id}`} fw={600}>
+                            <Anchor component={Link} to={workspace.path(`/assistants/${a.agent_id}`)} fw={600}>
                               {name}
                             </Anchor>
                             {a.email && (
@@ -151,7 +153,7 @@ export function AssistantsPage() {
         description="The assistants working in this workspace."
         actions={
           <>
-            <Button component={Link} to="/assistants/voices" variant="default" leftSection={<IconMicrophone size={16} aria-hidden />}>
+            <Button component={Link} to={workspace.path('/assistants/voices')} variant="default" leftSection={<IconMicrophone size={16} aria-hidden />}>
               Voices
             </Button>
             {assistants.data?.length ? hireButton : null}

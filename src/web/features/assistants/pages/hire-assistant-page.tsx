@@ -22,6 +22,7 @@ import { PreHireChatEditor } from '../components/pre-hire-chat-editor.tsx';
 import { AssistantVoiceField, WorkLimitFields } from '../components/assistant-form-fields.tsx';
 import { DESKTOP_OPTIONS, formatNumber } from '../format.ts';
 import { ErrorText } from '../../../components/error-text.tsx';
+import { useWorkspace } from '../../../lib/workspace.ts';
 
 type Fields = FormValues<typeof CreateAssistantInput>;
 /** The inputs hold null for "not given" (the schema drops it), except the chat list and the switch. */
@@ -77,6 +78,7 @@ function CostSummary({ short, cost, balance, loading, organization }: { short: b
 }
 
 export function HireAssistantPage() {
+  const workspace = useWorkspace();
   const navigate = useNavigate();
   const client = useQueryClient();
   const me = useMe();
@@ -122,7 +124,7 @@ export function HireAssistantPage() {
   const submit = form.handleSubmit(async (values) => {
     try {
       const assistant = await create.mutateAsync({ ...values, pre_hire_chat: values.pre_hire_chat?.length ? values.pre_hire_chat : undefined });
-      void navigate(`/assistants/${assistant.agent_id}`);
+      void navigate(workspace.path(`/assistants/${assistant.agent_id}`));
     } catch (error) {
       if (error instanceof ApiError && error.status === 402) {
         form.setError('root.server', {
@@ -145,7 +147,7 @@ export function HireAssistantPage() {
         title="Hire an assistant"
         description="Every field is optional and can be changed later, except the e-mail and phone numbers, which are set here."
         actions={
-          <Button component={Link} to="/assistants" variant="default">
+          <Button component={Link} to={workspace.path('/assistants')} variant="default">
             Back to assistants
           </Button>
         }

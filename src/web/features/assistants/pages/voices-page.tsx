@@ -20,6 +20,7 @@ import { useApiMutation } from '../../../lib/mutation.ts';
 import { CloneVoiceModal, PROVIDER_LABELS } from '../components/clone-voice-modal.tsx';
 import { languageName } from '../format.ts';
 import { VoicePlayButton } from '../components/voice-play-button.tsx';
+import { useWorkspace } from '../../../lib/workspace.ts';
 
 const date = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
 
@@ -27,6 +28,7 @@ type Problem = { voice: Voice; message: string; inUseBy: VoiceInUseError['assist
 
 /** Why a delete failed, with the assistants to change first when the voice is in use. */
 function DeleteProblem({ problem, onClose }: { problem: Problem; onClose: () => void }) {
+  const workspace = useWorkspace();
   const { voice, inUseBy } = problem;
   return (
     <Alert
@@ -47,7 +49,7 @@ function DeleteProblem({ problem, onClose }: { problem: Problem; onClose: () => 
               {inUseBy.map((a) => (
                 <List.Item key={a.agent_id}>
                   {/* Text colour: the link blue fails contrast on the orange tint. */}
-                  <Anchor component={Link} to={`/assistants/${a.agent_id}#voice`} underline="always" c="var(--mantine-color-text)" fw={600}>
+                  <Anchor component={Link} to={workspace.path(`/assistants/${a.agent_id}#voice`)} underline="always" c="var(--mantine-color-text)" fw={600}>
                     {a.name}
                   </Anchor>
                 </List.Item>
@@ -61,6 +63,7 @@ function DeleteProblem({ problem, onClose }: { problem: Problem; onClose: () => 
 }
 
 export function VoicesPage() {
+  const workspace = useWorkspace();
   const voices = useQuery(voiceQueries.list());
   const me = useMe();
   const remove = useApiMutation(voiceMutations.delete, {
@@ -164,7 +167,7 @@ export function VoicesPage() {
         description="Voices your assistants can speak with: presets, and the voices you cloned."
         actions={
           <>
-            <Button component={Link} to="/assistants" variant="default">
+            <Button component={Link} to={workspace.path('/assistants')} variant="default">
               Assistants
             </Button>
             {voices.data?.length ? cloneButton : null}

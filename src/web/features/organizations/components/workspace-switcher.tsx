@@ -1,21 +1,31 @@
 import { Button, Menu, Skeleton, VisuallyHidden } from '@mantine/core';
 import { IconBuilding, IconCheck, IconChevronDown, IconPlus, IconUser } from '@tabler/icons-react';
+import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useState } from 'react';
-import { useSession } from '../../../lib/session.ts';
+import { Link, useLocation } from 'react-router';
+import { samePageIn } from '../../../../shared/pages.ts';
+import { organizationQueries } from '../../../data/organizations.ts';
 import { useMe, workspaceName } from '../../../lib/use-me.ts';
+import { useWorkspace } from '../../../lib/workspace.ts';
 
 // The dialog is its own chunk: the shell's first screen stays within its budget.
 const CreateOrganizationModal = lazy(() => import('./create-organization-modal.tsx'));
 
-/** Header menu: the workspaces this session holds keys for, and "create organization". */
+/**
+ * Header menu: the personal workspace and every organization the person belongs to, with their role.
+ * Each is a link to the same page in that workspace (its address: opens in a new tab too).
+ */
 export function WorkspaceSwitcher() {
   const me = useMe();
-  const session = useSession();
+  const orgs = useQuery(organizationQueries.mine());
+  const { organizationId } = useWorkspace();
+  const { pathname } = useLocation();
   const [creating, setCreating] = useState(false);
 
   if (me.isPending) return <Skeleton height={30} width={160} />;
   const current = me.data ? workspaceName(me.data) : 'Workspace';
   const role = me.data?.key.role_name;
+  const currentMark = <IconCheck size={16} aria-label="current" />;
 
   return (
     <>
@@ -36,31 +46,27 @@ export function WorkspaceSwitcher() {
           </Button>
         </Menu.Target>
         <Menu.Dropdown>
-          <Menu.Label>Workspaces in this session</Menu.Label>
-          {session.cookie && (
-            // Signed in by e-mail link: the personal workspace is the session cookie's, not a held key.
+          <Menu.Label>Workspaces</Menu.Label>
+          <Menu.Item
+            component={Link}
+            to={samePageIn(pathname, null)}
+            leftSection={<IconUser size={16} aria-hidden />}
+            rightSection={organizationId === null ? currentMark : null}
+          >
+            Personal workspace
+          </Menu.Item>
+          {orgs.isPending && <Skeleton height={28} my={4} />}
+          {orgs.data?.map((o) => (
             <Menu.Item
-              leftSection={<IconUser size={16} aria-hidden />}
-              rightSection={!session.key ? <IconCheck size={16} aria-label="current" /> : null}
-              onClick={() => session.key && session.switchToCookie()}
+              key={o.id}
+              component={Link}
+              to={samePageIn(pathname, o.id)}
+              leftSection={<IconBuilding size={16} aria-hidden />}
+              rightSection={o.id === organizationId ? currentMark : null}
             >
-              Personal workspace
+              {o.name} · {o.role_name}
             </Menu.Item>
-          )}
-          {session.keys.map((k) => {
-            const active = k.key === session.key;
-            const isOrg = k.key.startsWith('rko_');
-            return (
-              <Menu.Item
-                key={k.key}
-                leftSection={isOrg ? <IconBuilding size={16} aria-hidden /> : <IconUser size={16} aria-hidden />}
-                rightSection={active ? <IconCheck size={16} aria-label="current" /> : null}
-                onClick={() => !active && session.switchKey(k.key)}
-              >
-                {isOrg ? k.label || 'Organization' : 'Personal workspace'}
-              </Menu.Item>
-            );
-          })}
+          ))}
           <Menu.Divider />
           <Menu.Item leftSection={<IconPlus size={16} aria-hidden />} onClick={() => setCreating(true)}>
             Create organization

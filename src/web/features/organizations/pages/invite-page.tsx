@@ -6,7 +6,7 @@ import { useNavigate, useSearchParams } from 'react-router';
 import { ErrorAlert } from '../../../components/error-alert.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
 import { ApiError, errorMessage } from '../../../lib/api-client.ts';
-import { useSession } from '../../../lib/session.ts';
+import { workspacePath } from '../../../../shared/pages.ts';
 import { displayName, useMe } from '../../../lib/use-me.ts';
 import { inviteMutations, inviteQueries } from '../../../data/invites.ts';
 import { useApiMutation } from '../../../lib/mutation.ts';
@@ -25,15 +25,13 @@ export function InvitePage() {
   const [params] = useSearchParams();
   const token = params.get('token') ?? '';
   const me = useMe();
-  const session = useSession();
   const navigate = useNavigate();
   const invite = useQuery({ ...inviteQueries.byToken(token), enabled: token.length > 0 });
   const [declined, setDeclined] = useState<string | null>(null);
   const accept = useApiMutation(inviteMutations.accept, {
     onSuccess: (joined) => {
-      session.addKey(joined.api_key, joined.organization_name);
-      session.switchKey(joined.api_key);
-      void navigate('/organization', { replace: true });
+      // Into the organization's workspace: the session acts there by the new membership.
+      void navigate(workspacePath(joined.organization_id, '/organization'), { replace: true });
     },
   });
   const decline = useApiMutation(inviteMutations.decline, { onSuccess: (answer) => setDeclined(answer.message) });

@@ -6,8 +6,10 @@ import { EmptyState } from '../../../components/empty-state.tsx';
 import { ErrorAlert } from '../../../components/error-alert.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
 import { organizationQueries } from '../../../data/organizations.ts';
-import { sessionStore, useSession } from '../../../lib/session.ts';
+import { Link } from 'react-router';
+import { workspacePath } from '../../../../shared/pages.ts';
 import { useMe } from '../../../lib/use-me.ts';
+import { workspaceStore } from '../../../lib/workspace.ts';
 import { MembersPanel } from '../components/members-panel.tsx';
 
 // The page opens on the members tab: the other tabs' code (their forms, and the role matrix with the
@@ -16,23 +18,9 @@ const InvitesPanel = lazy(async () => ({ default: (await import('../components/i
 const RolesMatrix = lazy(async () => ({ default: (await import('../components/roles-matrix.tsx')).RolesMatrix }));
 const OrganizationSettings = lazy(async () => ({ default: (await import('../components/organization-settings.tsx')).OrganizationSettings }));
 
-/**
- * Out of an organization that is no longer the person's (they left or deleted it) while its key is active:
- * back to the session's personal workspace, or to a held personal key; signed out only when neither is held.
- */
-function leaveOrganizationKey() {
-  const { key, keys, cookie } = sessionStore.get();
-  if (key === null) return;
-  if (cookie) return sessionStore.dropKey(key);
-  const personal = keys.find((k) => !k.key.startsWith('rko_'));
-  if (personal) sessionStore.switchKey(personal.key);
-  else sessionStore.signOut('That organization is no longer yours. Sign in with your personal key.');
-}
-
-/** With a personal key: the organizations the user belongs to, and how to open one. */
+/** In the personal workspace: the organizations the user belongs to, each a link to its workspace. */
 function PersonalWorkspace({ userId }: { userId: string }) {
   const orgs = useQuery(organizationQueries.mine());
-  const session = useSession();
   const [settingsOf, setSettingsOf] = useState<number | null>(null);
   if (orgs.isPending) return <Skeleton height={160} />;
   if (orgs.isError) return <ErrorAlert error={orgs.error} onRetry={() => void orgs.refetch()} />;
@@ -47,52 +35,43 @@ function PersonalWorkspace({ userId }: { userId: string }) {
   }
   return (
     <Stack>
-      <Text>Members and invitations are managed with the organization’s key. Switch workspace from the header; organizations you belong to:</Text>
+      <Text>Members and invitations are managed in the organization’s workspace. Organizations you belong to:</Text>
       <Table aria-label="Your organizations" striped>
         <Table.Thead>
           <Table.Tr>
             <Table.Th>Organization</Table.Th>
             <Table.Th>Your role</Table.Th>
             <Table.Th>Members</Table.Th>
-            <Table.Th>In this session</Table.Th>
+            <Table.Th>Workspace</Table.Th>
             <Table.Th>Settings</Table.Th>
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>
-          {orgs.data.map((o) => {
-            const held = session.keys.find((k) => k.key.startsWith('rko_') && k.label === o.name);
-            return (
-              <Table.Tr key={o.id}>
-                <Table.Td>{o.name}</Table.Td>
-                <Table.Td>
-                  <Badge variant="light">{o.role_name}</Badge>
-                </Table.Td>
-                <Table.Td>{o.member_count}</Table.Td>
-                <Table.Td>
-                  {held ? (
-                    <Button size="xs" variant="light" onClick={() => session.switchKey(held.key)}>
-                      Switch to {o.name}
-                    </Button>
-                  ) : (
-                    <Text size="sm" c="dimmed">
-                      Sign in with its organization key to manage it
-                    </Text>
-                  )}
-                </Table.Td>
-                <Table.Td>
-                  <Button
-                    size="xs"
-                    variant="default"
-                    leftSection={<IconSettings size={14} aria-hidden />}
-                    onClick={() => setSettingsOf(o.id)}
-                    aria-label={`Settings of ${o.name}`}
-                  >
-                    Settings
-                  </Button>
-                </Table.Td>
-              </Table.Tr>
-            );
-          })}
+          {orgs.data.map((o) => (
+            <Table.Tr key={o.id}>
+              <Table.Td>{o.name}</Table.Td>
+              <Table.Td>
+                <Badge variant="light">{o.role_name}</Badge>
+              </Table.Td>
+              <Table.Td>{o.member_count}</Table.Td>
+              <Table.Td>
+                <Button component={Link} to={workspacePath(o.id, '/organization')} size="xs" variant="light">
+                  Open {o.name}
+                </Button>
+              </Table.Td>
+              <Table.Td>
+                <Button
+                  size="xs"
+                  variant="default"
+                  leftSection={<IconSettings size={14} aria-hidden />}
+                  onClick={() => setSettingsOf(o.id)}
+                  aria-label={`Settings of ${o.name}`}
+                >
+                  Settings
+                </Button>
+              </Table.Td>
+            </Table.Tr>
+          ))}
         </Table.Tbody>
       </Table>
       <OrganizationSettingsModal organization={orgs.data.find((o) => o.id === settingsOf) ?? null} userId={userId} onClose={() => setSettingsOf(null)} />
@@ -142,7 +121,7 @@ export function OrganizationPage() {
   }
   if (me.isError) return <ErrorAlert error={me.error} onRetry={() => void me.refetch()} />;
   const orgId = me.data.key.organization_id;
-  if (me.data.key.kind !== 'organization' || orgId === null) {
+  if (orgId === null) {
     return (
       <Stack>
         <PageHeader title="Organization" description={ABOUT} />
@@ -195,7 +174,8 @@ export function OrganizationPage() {
             <OrganizationSettings
               organization={{ id: orgId, name: me.data.key.organization_name ?? 'Organization', roleName: me.data.key.role_name }}
               userId={me.data.user_id}
-              onGone={leaveOrganizationKey}
+              // Left or deleted: the layout takes the person to their personal workspace and says why.
+              onGone={() => workspaceStore.leave(orgId)}
             />
           </Suspense>
         </Tabs.Panel>

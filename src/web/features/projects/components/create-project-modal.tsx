@@ -8,12 +8,14 @@ import { SwitchField, textField } from '../../../lib/form-fields.tsx';
 import { ModalFormFooter } from '../../../components/modal-form-footer.tsx';
 import { projectUrl, useCreateProject } from '../api.ts';
 import { PROJECT_ICONS } from './project-icon.tsx';
+import { useWorkspace } from '../../../lib/workspace.ts';
 
 const Schema = ProjectInput.pick({ name: true, description: true, icon: true, is_versioned: true });
 const DESCRIPTION_MAX = 256;
 
 /** New project: the name is checked against the server's pattern as it is typed. */
 export function CreateProjectModal({ opened, onClose }: { opened: boolean; onClose: () => void }) {
+  const workspace = useWorkspace();
   const create = useCreateProject();
   const navigate = useNavigate();
   const form = useZodForm(Schema, {
@@ -30,7 +32,7 @@ export function CreateProjectModal({ opened, onClose }: { opened: boolean; onClo
     try {
       await create.mutateAsync({ ...values, description: values.description || null });
       close();
-      void navigate(projectUrl(values.name));
+      void navigate(workspace.path(projectUrl(values.name)));
     } catch (error) {
       // A duplicate is a 400 whose wording the real service fixed; it belongs on the name.
       if (error instanceof ApiError && error.status === 400 && /already exists/.test(error.detail)) {

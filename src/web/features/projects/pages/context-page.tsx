@@ -19,6 +19,7 @@ import { HistoryPanel } from '../components/history-panel.tsx';
 import { RowEditorModal } from '../components/row-editor-modal.tsx';
 import { RowsTable } from '../components/rows-table.tsx';
 import { contextColumns, plural } from '../model.ts';
+import { useWorkspace } from '../../../lib/workspace.ts';
 
 function CommitModal({ project, context, opened, onClose }: { project: string; context: Context; opened: boolean; onClose: () => void }) {
   const commit = useCommit(project, context.name);
@@ -157,6 +158,7 @@ function RowsPanel({ project, context, cannotWrite }: { project: string; context
 
 /** A context: its rows, and for a versioned one its commits, with commit and rollback. */
 export function ContextPage() {
+  const workspace = useWorkspace();
   const { project = '', context: name = '' } = useParams();
   const [params, setParams] = useSearchParams();
   const me = useMe();
@@ -167,10 +169,10 @@ export function ContextPage() {
 
   const crumbs = (
     <Breadcrumbs mb="xs" aria-label="Breadcrumb">
-      <Anchor component={Link} to="/projects" size="sm">
+      <Anchor component={Link} to={workspace.path('/projects')} size="sm">
         Projects
       </Anchor>
-      <Anchor component={Link} to={projectUrl(project)} size="sm">
+      <Anchor component={Link} to={workspace.path(projectUrl(project))} size="sm">
         {project}
       </Anchor>
       <Text size="sm" aria-current="page">
@@ -204,7 +206,7 @@ export function ContextPage() {
           title="Context not found"
           description={`Project ${project} has no context with this name. It may have been deleted.`}
           action={
-            <Button component={Link} to={projectUrl(project)}>
+            <Button component={Link} to={workspace.path(projectUrl(project))}>
               Back to {project}
             </Button>
           }

@@ -22,6 +22,7 @@ import { ContextBadges } from '../components/context-badges.tsx';
 import { ProjectIcon } from '../components/project-icon.tsx';
 import { VirtualList } from '../components/virtual-list.tsx';
 import { contextTree, plural, type TreeLine } from '../model.ts';
+import { useWorkspace } from '../../../lib/workspace.ts';
 
 const LINE = 48;
 
@@ -37,6 +38,7 @@ const CreateContextModal = lazy(async () => ({ default: (await import('../compon
 
 /** A project: its contexts as a tree (folders from "/" in names), filtered by name (contains, or starts with) kept in the URL. */
 export function ProjectPage() {
+  const workspace = useWorkspace();
   const { project: name = '' } = useParams();
   const navigate = useNavigate();
   // "Contains" (the search extension) unless the address asks for the spec's literal prefix.
@@ -85,7 +87,7 @@ export function ProjectPage() {
             title="Project not found"
             description="There is no project with this name in the current workspace. It may have been deleted, or it belongs to another workspace."
             action={
-              <Button component={Link} to="/projects">
+              <Button component={Link} to={workspace.path('/projects')}>
                 All projects
               </Button>
             }
@@ -130,7 +132,7 @@ export function ProjectPage() {
       <Group h={LINE} pl={indent + 32} pr="sm" gap="sm" wrap="nowrap" justify="space-between" style={{ borderBottom: '1px solid var(--mantine-color-default-border)' }}>
         <Group gap="sm" wrap="nowrap" style={{ minWidth: 0, overflow: 'hidden' }}>
           <IconTable size={18} aria-hidden style={{ flexShrink: 0 }} />
-          <Anchor component={Link} to={contextUrl(name, c.name)} fw={500} truncate="end" aria-label={c.name} title={c.name}>
+          <Anchor component={Link} to={workspace.path(contextUrl(name, c.name))} fw={500} truncate="end" aria-label={c.name} title={c.name}>
             {line.label}
           </Anchor>
           <Box visibleFrom="sm">
@@ -211,7 +213,7 @@ export function ProjectPage() {
   return (
     <>
       <Breadcrumbs mb="xs" aria-label="Breadcrumb">
-        <Anchor component={Link} to="/projects" size="sm">
+        <Anchor component={Link} to={workspace.path('/projects')} size="sm">
           Projects
         </Anchor>
         <Text size="sm" aria-current="page">
@@ -263,7 +265,7 @@ export function ProjectPage() {
           initialName={prefix && prefix.endsWith('/') ? prefix : undefined}
           opened={creating}
           onClose={close}
-          onCreated={(created) => void navigate(contextUrl(name, created))}
+          onCreated={(created) => void navigate(workspace.path(contextUrl(name, created)))}
         />
       </MountWhenOpened>
     </>

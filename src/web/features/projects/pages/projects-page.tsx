@@ -17,11 +17,13 @@ import { projectUrl, useDeleteProject } from '../api.ts';
 import { projectQueries } from '../../../data/projects.ts';
 import { ProjectIcon } from '../components/project-icon.tsx';
 import { TypedConfirmModal } from '../components/typed-confirm-modal.tsx';
+import { useWorkspace } from '../../../lib/workspace.ts';
 
 // Its form (and zod with the shared schemas) loads when the dialog is first opened, not with the list.
 const CreateProjectModal = lazy(async () => ({ default: (await import('../components/create-project-modal.tsx')).CreateProjectModal }));
 
 function ProjectCard({ name, cannotDelete, onDelete }: { name: string; cannotDelete: string | null; onDelete: () => void }) {
+  const workspace = useWorkspace();
   const project = useQuery(projectQueries.project(name));
   return (
     <Paper withBorder radius="md" p="md" component="li" aria-label={name}>
@@ -32,7 +34,7 @@ function ProjectCard({ name, cannotDelete, onDelete }: { name: string; cannotDel
           </ThemeIcon>
           <Stack gap={4} style={{ minWidth: 0 }}>
             <Group gap="xs">
-              <Anchor component={Link} to={projectUrl(name)} fw={600} style={{ wordBreak: 'break-all' }}>
+              <Anchor component={Link} to={workspace.path(projectUrl(name))} fw={600} style={{ wordBreak: 'break-all' }}>
                 {name}
               </Anchor>
               {project.data?.is_versioned && (
