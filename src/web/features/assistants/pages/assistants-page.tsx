@@ -129,7 +129,7 @@ export function AssistantsPage() {
                             {spendingCapLabel(a.monthly_spending_cap)}
                           </Text>
                           {personal && isCappedAtLimit(a, limit.data?.monthly_spending_cap) && (
-                            <Badge size="sm" color="yellow" variant="light" title="Capped to your account's monthly spending limit">
+                            <Badge size="sm" color="yellow" variant="filled" autoContrast title="Capped to your account's monthly spending limit">
                               At your limit
                             </Badge>
                           )}
