@@ -29,6 +29,7 @@ const historyItem = (page: Page, message: string) =>
 
 test.describe('projects, contexts and versions', () => {
   test('create a versioned project and context, add rows, commit twice, roll back and forward, see the graph branch', async ({ page, roster }) => {
+    test.slow(); // the whole versioning journey in one test: over two minutes on a busy machine
     const user = await roster.createUser({ name: 'Vera Versions' });
     await signIn(page, user.api_key, '/projects');
     await expect(page.getByRole('heading', { level: 1, name: 'Projects' })).toBeVisible();
@@ -187,6 +188,7 @@ test.describe('projects, contexts and versions', () => {
     // The project page lists the context in its folder; the prefix filter is in the URL.
     await page.getByRole('link', { name, exact: true }).click();
     await expect(page.getByRole('button', { name: 'runs/ 1 context' })).toHaveAttribute('aria-expanded', 'true');
+    await page.getByText('Starts with').click();
     await page.getByLabel('Filter by name prefix').fill('runs/a');
     await expect(page).toHaveURL(/prefix=runs%2Fa/);
     await expect(page.getByRole('link', { name: 'runs/alpha' })).toBeVisible();

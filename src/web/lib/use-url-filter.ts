@@ -27,10 +27,13 @@ export function useUrlFilter(param: string, delay = 250): { input: string; setIn
     // eslint-disable-next-line react-hooks/exhaustive-deps -- only a new filter value should change the URL
   }, [value]);
   // Back/forward (or a link) changed the URL: the field follows. Our own updates leave them equal.
-  // State adjusted while rendering, not in an effect.
-  const [seenUrlValue, setSeenUrlValue] = useState(urlValue);
-  if (urlValue !== seenUrlValue) {
-    setSeenUrlValue(urlValue);
+  // A new `param` (a filter that switches modes, moving its text to the other parameter itself) is not such
+  // a change: the address may still be on its way. State adjusted while rendering, not in an effect.
+  const [seen, setSeen] = useState({ param, urlValue });
+  if (param !== seen.param) {
+    setSeen({ param, urlValue });
+  } else if (urlValue !== seen.urlValue) {
+    setSeen({ param, urlValue });
     if (urlValue !== value) setInput(urlValue);
   }
 
