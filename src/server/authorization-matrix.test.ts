@@ -77,6 +77,9 @@ const EXAMPLES: Record<
   listInvites: { params: { organization_id: '{org}' } },
   myPendingInvites: {},
   showInvite: { params: { token: 'no-such-token-0123456789' } },
+  previewInvite: { params: { token: 'no-such-token-0123456789' } },
+  // Joining sets a session cookie, like signing in: it comes from the dashboard's page (its same-origin headers).
+  joinByInvite: { params: { token: 'no-such-token-0123456789' }, body: {}, headers: { origin: 'http://localhost:8080', 'x-roster-csrf': '1' } },
   canDeleteAccount: {},
   getClassification: {},
   // The email form, whose refusal is the point for organization keys; a taken e-mail keeps it harmless.

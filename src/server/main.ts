@@ -9,6 +9,7 @@ import { buildApp } from './app.ts';
 import { loadConfig, type Config } from './config.ts';
 import { createAccount } from './modules/account/service.ts';
 import { findUserByEmail, grantAdmin, revokeAllKeys, rotatePersonalKey } from './modules/users/repository.ts';
+import { splitName } from './modules/users/person-name.ts';
 import { createOrganization } from './modules/organizations/service.ts';
 import { accountOf, addCredits, fromMicros, toMicros } from './modules/credits/repository.ts';
 import { email as emailSchema } from '../shared/common.ts';
@@ -56,11 +57,6 @@ function parseAmount(raw: string | undefined, flag: string): number {
   const n = Number(raw);
   if (raw === undefined || raw.trim() === '' || !Number.isFinite(n)) throw new UsageError(`--${flag} must be a number.`);
   return n;
-}
-
-function splitName(name: string | undefined): { firstName: string | null; lastName: string | null } {
-  const parts = (name ?? '').trim().split(/\s+/).filter(Boolean);
-  return { firstName: parts[0] ?? null, lastName: parts.slice(1).join(' ') || null };
 }
 
 async function withApp<T>(config: Config, run: (app: FastifyInstance) => Promise<T>): Promise<T> {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { email, intId, opt, Timestamp } from './common.ts';
+import { SessionSchema } from './sessions.ts';
 
 export const INVITE_MIN_DAYS = 1;
 export const INVITE_MAX_DAYS = 30;
@@ -52,6 +53,41 @@ export const AcceptedInviteSchema = z.object({
   api_key: z.string(),
 });
 export type AcceptedInvite = z.infer<typeof AcceptedInviteSchema>;
+
+/**
+ * What the link's holder (the invited mailbox) sees before answering, signed in or not: who invites which
+ * address, with what role, and whether that address already has an account (then: sign in, then accept).
+ */
+export const InvitePreviewSchema = z.object({
+  organization_id: z.number().int(),
+  organization_name: z.string(),
+  invitee_email: z.string(),
+  invited_by_name: z.string().nullable(),
+  role_id: z.number().int(),
+  role_name: z.string().nullable(),
+  expires_at: Timestamp,
+  /** The invited address has an account: sign in with it, then accept (joining would be refused with 409). */
+  account_exists: z.boolean(),
+  /** Joining without an account may create one here (ROSTER_SIGNUP is not `closed`). */
+  can_join: z.boolean(),
+});
+export type InvitePreview = z.infer<typeof InvitePreviewSchema>;
+
+/** Joining by invitation without an account: the new account's name is optional. */
+export const JoinByInviteInput = z.object({
+  name: opt(z.string().trim().max(100, 'Must be at most 100 characters.')),
+});
+export type JoinByInviteInput = z.input<typeof JoinByInviteInput>;
+
+/** The new account's session (its cookie is set), and the organization it joined. */
+export const JoinedByInviteSchema = SessionSchema.extend({
+  message: z.string(),
+  organization_id: z.number().int(),
+  organization_name: z.string(),
+  role_name: z.string().nullable(),
+  account_created: z.boolean(),
+});
+export type JoinedByInvite = z.infer<typeof JoinedByInviteSchema>;
 
 export const InviteIdParams = z.object({
   organization_id: intId('organization_id'),

@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CSRF_HEADER } from '../../shared/csrf.ts';
 import type { Config } from '../config.ts';
 import { forbidden } from '../http/errors.ts';
+import { idleExpiryOf, type SessionRow } from './session-repository.ts';
 
 // The session cookie and the cross-site request checks that come with it (SECURITY.md, Sessions and
 // CSRF). Written by hand: two headers' worth of syntax (RFC 6265) did not justify a plugin.
@@ -44,6 +45,11 @@ function serialize(req: FastifyRequest, config: Config, value: string, maxAgeSec
 /** Sets the session cookie on the answer, to live `maxAgeSeconds` (until the session's next expiry). */
 export function setSessionCookie(req: FastifyRequest, reply: FastifyReply, config: Config, rawId: string, maxAgeSeconds: number): void {
   reply.header('Set-Cookie', serialize(req, config, rawId, maxAgeSeconds));
+}
+
+/** Sets the cookie of a session just started (a sign-in): it lives until the session's idle expiry. */
+export function setStartedSessionCookie(req: FastifyRequest, reply: FastifyReply, config: Config, started: { rawId: string; row: SessionRow }, now: Date): void {
+  setSessionCookie(req, reply, config, started.rawId, (idleExpiryOf(started.row).getTime() - now.getTime()) / 1000);
 }
 
 /** The Set-Cookie value that removes the session cookie (sign-out, or a session that has ended). */

@@ -1,11 +1,22 @@
 import { z } from 'zod';
 import { MessageSchema } from '../common.ts';
-import { AcceptedInviteSchema, InviteIdParams, InviteInput, InviteListSchema, InviteSchema, TokenParams } from '../invites.ts';
-import { inOrganization, operation, SIGNED_IN } from '../operation.ts';
+import {
+  AcceptedInviteSchema,
+  InviteIdParams,
+  InviteInput,
+  InviteListSchema,
+  InvitePreviewSchema,
+  InviteSchema,
+  JoinByInviteInput,
+  JoinedByInviteSchema,
+  TokenParams,
+} from '../invites.ts';
+import { inOrganization, operation, PUBLIC, SIGNED_IN } from '../operation.ts';
 import { OrgPathParams } from '../organizations.ts';
 
 // Invitations: an organization's side (send, list, cancel) and the invitee's (by token: show, accept,
-// decline). The invitee's side is for the addressee's own account, whichever key it uses.
+// decline). The invitee's side is for the addressee's own account, whichever key it uses; a person
+// without an account joins by the link alone (issue 19: the token proves the invited mailbox).
 
 export const inviteUser = operation({
   method: 'POST',
@@ -96,4 +107,34 @@ export const declineInvite = operation({
   params: TokenParams,
   response: MessageSchema,
   errors: [400, 403, 404],
+});
+
+export const previewInvite = operation({
+  method: 'GET',
+  path: '/v0/invites/{token}/preview',
+  operationId: 'previewInvite',
+  summary: 'What an invite link offers, to whoever holds it, signed in or not: organization, address, role, and whether that address has an account',
+  tag: 'organizations',
+  extension: true,
+  access: PUBLIC,
+  params: TokenParams,
+  response: InvitePreviewSchema,
+  errors: [400, 404],
+});
+
+export const joinByInvite = operation({
+  method: 'POST',
+  path: '/v0/invites/{token}/join',
+  operationId: 'joinByInvite',
+  summary: 'Join by invitation without an account: creates the account of the invited address, accepts the invite and starts a browser session, in one transaction',
+  description:
+    'The token, mailed to the invited address, proves it: the account is created for that address (verified), with the optional `name` and the sign-up credits (ROSTER_SIGNUP_CREDITS), joins with the invite’s role, and the answer sets the session cookie, as the e-mail link sign-in does (any session cookie sent along is ended). The invite is used up. Allowed when ROSTER_SIGNUP is `open` or `invite` (an invitation is what `invite` admits); `closed` refuses it with 403. When the address already has an account: 409, sign in with it and accept (POST /v0/invites/{token}/accept) instead. Expired 400; used, declined, cancelled or replaced 404. Needs the same-origin checks of every cookie request (Origin and the X-Roster-CSRF header).',
+  tag: 'organizations',
+  extension: true,
+  access: PUBLIC,
+  params: TokenParams,
+  body: JoinByInviteInput,
+  response: JoinedByInviteSchema,
+  status: 201,
+  errors: [400, 403, 404, 409, 422],
 });

@@ -25,12 +25,18 @@ export async function createAccount(
   beforeCommit?: (tx: Conn, created: { userId: string; apiKey: string }) => Promise<void>,
 ): Promise<{ userId: string; apiKey: string }> {
   return db.transaction().execute(async (tx) => {
-    // The first person of an instance administers it.
-    const created = await insertUser(tx, { ...input, admin: input.admin || !(await hasAnyUser(tx)) }, now);
-    await createStarterProject(tx, created.userId, now);
+    const created = await insertAccount(tx, input, now);
     await beforeCommit?.(tx, created);
     return created;
   });
+}
+
+/** What createAccount writes, in the caller's transaction (joining by invitation writes more in the same one). */
+export async function insertAccount(tx: Conn, input: NewUser, now: Date): Promise<{ userId: string; apiKey: string }> {
+  // The first person of an instance administers it.
+  const created = await insertUser(tx, { ...input, admin: input.admin || !(await hasAnyUser(tx)) }, now);
+  await createStarterProject(tx, created.userId, now);
+  return created;
 }
 
 /**

@@ -1,6 +1,17 @@
 import type { FastifyInstance } from 'fastify';
 import { INVITE_DEFAULT_DAYS } from '../../../shared/invites.ts';
-import { acceptInvite, cancelInvite, declineInvite, inviteUser, listInvites, myPendingInvites, showInvite } from '../../../shared/operations/invites.ts';
+import {
+  acceptInvite,
+  cancelInvite,
+  declineInvite,
+  inviteUser,
+  joinByInvite,
+  listInvites,
+  myPendingInvites,
+  previewInvite,
+  showInvite,
+} from '../../../shared/operations/invites.ts';
+import { checkSameOrigin, sessionCookieOf, setStartedSessionCookie } from '../../auth/session-cookie.ts';
 import { route } from '../../http/route.ts';
 import { listPendingInvites } from './repository.ts';
 import * as service from './service.ts';
@@ -39,4 +50,14 @@ export function invitesRoutes(app: FastifyInstance): void {
   route(app, acceptInvite, ({ params, principal, deps }) => service.acceptInvite(deps.db, principal.userId, params.token, deps.now()));
 
   route(app, declineInvite, ({ params, principal, deps }) => service.declineInvite(deps.db, principal.userId, params.token, deps.now()));
+
+  route(app, previewInvite, ({ params, deps }) => service.previewInvite(deps, params.token));
+
+  route(app, joinByInvite, async ({ req, reply, params, body, deps }) => {
+    // It sets a session cookie, as a sign-in does: a cross-site page must not sign a browser into an account.
+    checkSameOrigin(req, deps.config, 'joining by invitation');
+    const { joined, session } = await service.joinByInvite(deps, params.token, body.name, sessionCookieOf(req, deps.config));
+    setStartedSessionCookie(req, reply, deps.config, session, deps.now());
+    return joined;
+  });
 }

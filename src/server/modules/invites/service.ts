@@ -5,15 +5,23 @@ import {
   INVITES_PER_SENDER_PER_HOUR,
   type AcceptedInvite,
   type Invite,
+  type InvitePreview,
+  type JoinedByInvite,
 } from '../../../shared/invites.ts';
+import type { SessionRow } from '../../auth/session-repository.ts';
 import { generateToken } from '../../auth/keys.ts';
 import type { Conn } from '../../db/connection.ts';
+import type { Deps } from '../../deps.ts';
 import { isUniqueViolation } from '../../db/unique-violation.ts';
 import { badRequestError, conflictError, forbiddenError, notFoundError, rateLimited } from '../../domain-errors.ts';
 import { enqueueMail, hasWaitingMail } from '../../mail/outbox.ts';
 import { findMembership, findMembershipByEmail, insertMembership } from '../organizations/repository.ts';
 import { resolveAssignableRole } from '../organizations/service.ts';
-import { findUser } from '../users/repository.ts';
+import { insertAccount } from '../account/service.ts';
+import { toMicros } from '../credits/repository.ts';
+import { startSession, toSession } from '../sessions/service.ts';
+import { splitName } from '../users/person-name.ts';
+import { findUser, findUserByEmail } from '../users/repository.ts';
 import { inviteMail } from './invite-mail.ts';
 import {
   closeInvite,
@@ -126,11 +134,17 @@ export async function invitesFor(db: Conn, userId: string, now: Date): Promise<I
   return user?.email && user.email_verified_at !== null ? listInvitesFor(db, user.email, now) : [];
 }
 
-/** The pending invite behind a token, for its addressee only: unknown or used → not found, expired → bad request, other address → forbidden. */
-async function pendingInviteFor(db: Conn, userId: string, token: string, now: Date) {
+/** The pending invite behind a token, for whoever holds it: unknown or used → not found, expired → bad request. */
+async function pendingInvite(db: Conn, token: string, now: Date) {
   const row = await findInviteByToken(db, token);
   if (!row || row.status !== 'pending') throw notFoundError(GONE);
   if (row.expires_at <= now.toISOString()) throw badRequestError('Invite has expired');
+  return row;
+}
+
+/** The pending invite behind a token, for its addressee only: as pendingInvite, and another address → forbidden. */
+async function pendingInviteFor(db: Conn, userId: string, token: string, now: Date) {
+  const row = await pendingInvite(db, token, now);
   if ((await emailOf(db, userId)) !== row.email) {
     throw forbiddenError('This invite was sent to a different e-mail address. Sign in with the invited account.');
   }
@@ -165,4 +179,76 @@ export async function declineInvite(db: Conn, userId: string, token: string, now
   const row = await pendingInviteFor(db, userId, token, now);
   if (!(await closeInvite(db, row.id, 'declined', now))) throw notFoundError(GONE);
   return { message: `You declined the invitation to ${row.organization_name}.` };
+}
+
+type JoinDeps = Pick<Deps, 'db' | 'config' | 'now'>;
+
+const closedSignup = (email: string) =>
+  `This instance does not create accounts, not even by invitation: ask its operator to create an account for ${email}, then sign in and accept the invitation.`;
+const accountExists = (email: string) => `${email} already has an account: sign in with it, then accept the invitation.`;
+
+/**
+ * What the link offers, to whoever holds it (the invited mailbox: only it got the token), signed in or
+ * not; whether the address has an account tells the page to offer joining or signing in.
+ */
+export async function previewInvite(deps: JoinDeps, token: string): Promise<InvitePreview> {
+  const row = await pendingInvite(deps.db, token, deps.now());
+  const invite = toInvite(row);
+  return {
+    organization_id: invite.organization_id,
+    organization_name: invite.organization_name,
+    invitee_email: invite.invitee_email,
+    invited_by_name: invite.invited_by_name,
+    role_id: invite.role_id,
+    role_name: invite.role_name,
+    expires_at: invite.expires_at,
+    account_exists: (await findUserByEmail(deps.db, row.email)) !== undefined,
+    can_join: deps.config.signup !== 'closed',
+  };
+}
+
+export interface Joined {
+  joined: JoinedByInvite;
+  session: { rawId: string; row: SessionRow };
+}
+
+/**
+ * Joining by invitation without an account (issue 19): the token proves the invited address, so its
+ * account is created (verified, with the sign-up credits), joins with the invite's role, and a session
+ * starts, in one transaction that first uses the invite up: a second use, or any failure, writes nothing.
+ * ROSTER_SIGNUP `open` and `invite` allow it (an invitation is what `invite` admits); `closed` does not.
+ * An address that has an account is sent to sign in and accept instead: never a second account.
+ */
+export async function joinByInvite(deps: JoinDeps, token: string, name: string | undefined, presentedSessionId: string | null): Promise<Joined> {
+  const { db, config } = deps;
+  const now = deps.now();
+  const row = await pendingInvite(db, token, now);
+  if (await findUserByEmail(db, row.email)) throw conflictError(accountExists(row.email));
+  if (config.signup === 'closed') throw forbiddenError(closedSignup(row.email));
+  try {
+    return await db.transaction().execute(async (tx) => {
+      // Single use: only the request that flips the invite from pending goes on.
+      if (!(await closeInvite(tx, row.id, 'accepted', now))) throw notFoundError(GONE);
+      const { userId } = await insertAccount(tx, { email: row.email, ...splitName(name), creditsMicros: toMicros(config.signupCredits) }, now);
+      await insertMembership(tx, row.organization_id, userId, row.role_id, now);
+      const session = await startSession(tx, userId, presentedSessionId, now);
+      const invite = toInvite(row);
+      return {
+        session,
+        joined: {
+          ...toSession(session.row, row.email),
+          message: `Welcome to ${row.organization_name}: you joined as ${invite.role_name ?? 'a member'}.`,
+          organization_id: row.organization_id,
+          organization_name: row.organization_name,
+          role_name: invite.role_name,
+          account_created: true,
+        },
+      };
+    });
+  } catch (error) {
+    // The address got an account meanwhile (a sign-up link opened at the same moment): the unique index
+    // let that one through; this transaction, invite included, is rolled back.
+    if (isUniqueViolation(error)) throw conflictError(accountExists(row.email));
+    throw error;
+  }
 }

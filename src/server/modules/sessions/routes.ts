@@ -1,23 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import { getCurrentSession, requestSignInLink, signIn, signOut, signOutEverywhere } from '../../../shared/operations/sessions.ts';
-import { SIGN_IN_LINK_MINUTES, type Session } from '../../../shared/sessions.ts';
-import { checkSameOrigin, clearedSessionCookie, sessionCookieOf, setSessionCookie } from '../../auth/session-cookie.ts';
-import { deleteSession, deleteSessionsOf, idleExpiryOf, type SessionRow } from '../../auth/session-repository.ts';
+import { SIGN_IN_LINK_MINUTES } from '../../../shared/sessions.ts';
+import { checkSameOrigin, clearedSessionCookie, sessionCookieOf, setStartedSessionCookie } from '../../auth/session-cookie.ts';
+import { deleteSession, deleteSessionsOf } from '../../auth/session-repository.ts';
 import { badRequest, notFound } from '../../http/errors.ts';
 import { route } from '../../http/route.ts';
 import { findUser } from '../users/repository.ts';
-import { mailSignInLink, signInWithToken } from './service.ts';
-
-function toSession(row: SessionRow, email: string | null): Session {
-  return {
-    user_id: row.user_id,
-    email,
-    created_at: row.created_at,
-    last_used_at: row.last_used_at,
-    idle_expires_at: idleExpiryOf(row).toISOString(),
-    expires_at: row.expires_at,
-  };
-}
+import { mailSignInLink, signInWithToken, toSession } from './service.ts';
 
 export function sessionsRoutes(app: FastifyInstance): void {
   route(app, requestSignInLink, async ({ req, reply, body, deps }) => {
@@ -32,7 +21,7 @@ export function sessionsRoutes(app: FastifyInstance): void {
     // Signing in sets a cookie: a cross-site page must not sign a browser into someone else's account.
     checkSameOrigin(req, deps.config, 'a sign-in');
     const signedIn = await signInWithToken(deps, body.token, sessionCookieOf(req, deps.config));
-    setSessionCookie(req, reply, deps.config, signedIn.rawId, (idleExpiryOf(signedIn.row).getTime() - deps.now().getTime()) / 1000);
+    setStartedSessionCookie(req, reply, deps.config, signedIn, deps.now());
     return { ...toSession(signedIn.row, signedIn.email), account_created: signedIn.accountCreated };
   });
 

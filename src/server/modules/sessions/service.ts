@@ -1,5 +1,7 @@
-import { deleteEndedSessionsOf, deleteSession, insertSession, type SessionRow } from '../../auth/session-repository.ts';
+import type { Session } from '../../../shared/sessions.ts';
+import { deleteEndedSessionsOf, deleteSession, idleExpiryOf, insertSession, type SessionRow } from '../../auth/session-repository.ts';
 import { hashApiKey } from '../../auth/keys.ts';
+import type { Conn } from '../../db/connection.ts';
 import type { Deps } from '../../deps.ts';
 import { isUniqueViolation } from '../../db/unique-violation.ts';
 import { badRequestError, forbiddenError } from '../../domain-errors.ts';
@@ -11,6 +13,18 @@ import { insertLoginToken, markEmailVerified, pruneLoginTokens, useLoginToken } 
 import { noAccountMail, signInLink, signInMail } from './sign-in-mail.ts';
 
 type SessionDeps = Pick<Deps, 'db' | 'config' | 'now'>;
+
+/** A session as the API shows it. */
+export function toSession(row: SessionRow, email: string | null): Session {
+  return {
+    user_id: row.user_id,
+    email,
+    created_at: row.created_at,
+    last_used_at: row.last_used_at,
+    idle_expires_at: idleExpiryOf(row).toISOString(),
+    expires_at: row.expires_at,
+  };
+}
 
 /**
  * Mails a sign-in link to the address: to its account, or, when sign-up is open, to create one. An
@@ -83,11 +97,19 @@ export async function signInWithToken(deps: SessionDeps, rawToken: string, prese
   const used = await useLoginToken(db, rawToken, now);
   if ('refused' in used) throw badRequestError(REFUSALS[used.refused]);
   const { userId, created } = await accountFor(deps, used.email);
-  if (presentedSessionId) await deleteSession(db, hashApiKey(presentedSessionId));
-  const { rawId, row } = await db.transaction().execute(async (tx) => {
-    await markEmailVerified(tx, userId, now);
-    await deleteEndedSessionsOf(tx, userId, now);
-    return insertSession(tx, userId, now);
-  });
+  const { rawId, row } = await db.transaction().execute((tx) => startSession(tx, userId, presentedSessionId, now));
   return { rawId, row, email: used.email, accountCreated: created };
+}
+
+/**
+ * Starts a fresh session for a person who just proved their address (a sign-in link, an invite link), in
+ * the caller's transaction: the address is marked verified, the session the browser presented is ended
+ * (never continued: fixation), and the person's ended sessions are dropped. The route sets the cookie
+ * (auth/session-cookie.ts setStartedSessionCookie).
+ */
+export async function startSession(tx: Conn, userId: string, presentedSessionId: string | null, now: Date): Promise<{ rawId: string; row: SessionRow }> {
+  if (presentedSessionId) await deleteSession(tx, hashApiKey(presentedSessionId));
+  await markEmailVerified(tx, userId, now);
+  await deleteEndedSessionsOf(tx, userId, now);
+  return insertSession(tx, userId, now);
 }
