@@ -143,8 +143,13 @@ export async function checkA11y(page: Page, options: { exclude?: string[] } = {}
   expect(readable, 'axe violations').toEqual([]);
 }
 
-/** The sign-in link of the newest mail to `to` the server wrote to its outbox directory (no SMTP in e2e). */
-export async function linkMailedTo(to: string): Promise<string> {
+const SIGN_IN_LINK = /https?:\/\/\S+\/sign-in\/link#token=[\w-]+/;
+
+/**
+ * The link (by default the sign-in link; `pattern` for another, such as an invitation's) of the newest
+ * mail to `to` the server wrote to its outbox directory (no SMTP in e2e).
+ */
+export async function linkMailedTo(to: string, pattern: RegExp = SIGN_IN_LINK): Promise<string> {
   const dir = path.join(process.env.E2E_DATA_DIR!, 'mail');
   let link: string | null = null;
   await expect
@@ -158,12 +163,12 @@ export async function linkMailedTo(to: string): Promise<string> {
             .replace(/=\r?\n/g, '')
             .replace(/=3D/g, '=');
           if (!mail.includes(`To: ${to}`)) continue;
-          link = /https?:\/\/\S+\/sign-in\/link#token=[\w-]+/.exec(mail)?.[0] ?? null;
+          link = pattern.exec(mail)?.[0] ?? null;
           if (link) return true;
         }
         return false;
       },
-      { timeout: 20_000, message: `a sign-in mail to ${to} in ${dir}` },
+      { timeout: 20_000, message: `a mail to ${to} with a link like ${pattern} in ${dir}` },
     )
     .toBe(true);
   return link!;

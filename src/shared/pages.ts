@@ -17,6 +17,12 @@ export const SIGN_IN_PAGE: PageModule = { file: 'src/web/app/sign-in-page.tsx', 
 /** Where a mailed sign-in link lands (`/sign-in/link#token=…`), outside the shell. */
 export const SIGN_IN_LINK_PAGE: PageModule = { file: 'src/web/app/sign-in-link-page.tsx', component: 'SignInLinkPage' };
 
+/**
+ * Where an invite link (`/invite?token=…`) sends a signed-out visitor (`/invite/join?token=…`), outside the
+ * shell: join without an account, or sign in first.
+ */
+export const JOIN_PAGE: PageModule = { file: 'src/web/features/organizations/pages/join-page.tsx', component: 'JoinPage' };
+
 /** The signed-in shell (header, navigation) around every page below. */
 export const SHELL: PageModule = { file: 'src/web/app/layout/signed-in-layout.tsx', component: 'SignedInLayout' };
 
@@ -79,6 +85,7 @@ export function modulesFor(pathname: string): PageModule[] {
   const segments = pathname.split('/').filter(Boolean);
   if (segments.length === 1 && segments[0] === 'sign-in') return [SIGN_IN_PAGE];
   if (segments.length === 2 && segments[0] === 'sign-in' && segments[1] === 'link') return [SIGN_IN_LINK_PAGE];
+  if (segments.length === 2 && segments[0] === 'invite' && segments[1] === 'join') return [JOIN_PAGE];
   return [SHELL, ...pageFor(splitWorkspace(pathname).page)];
 }
 

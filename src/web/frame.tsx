@@ -12,7 +12,7 @@
 import { StrictMode, type CSSProperties } from 'react';
 import { renderToString } from 'react-dom/server';
 import { createStaticHandler, createStaticRouter, StaticRouterProvider } from 'react-router';
-import { modulesFor, SIGN_IN_LINK_PAGE, SIGN_IN_PAGE } from '../shared/pages.ts';
+import { JOIN_PAGE, modulesFor, SIGN_IN_LINK_PAGE, SIGN_IN_PAGE } from '../shared/pages.ts';
 import { Providers } from './app/providers.tsx';
 import { routes } from './app/routes.tsx';
 import { queryClient } from './lib/query-client.ts';
@@ -44,9 +44,9 @@ export async function renderFrame(url: string): Promise<string | null> {
       <StaticRouterProvider router={router} context={context} hydrate={false} />
     </Providers>
   );
-  // The sign-in pages render signed out (the context's default); the others signed in.
+  // The sign-in and join pages render signed out (the context's default); the others signed in.
   const first = modulesFor(new URL(request.url).pathname)[0];
-  const signedIn = first !== SIGN_IN_PAGE && first !== SIGN_IN_LINK_PAGE;
+  const signedIn = first !== SIGN_IN_PAGE && first !== SIGN_IN_LINK_PAGE && first !== JOIN_PAGE;
   try {
     return renderToString(
       <StrictMode>

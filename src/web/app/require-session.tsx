@@ -7,6 +7,8 @@ export function RequireSession({ children }: { children: ReactNode }) {
   const { signedIn } = useSession();
   const location = useLocation();
   if (!signedIn) {
+    // An invite link opened signed out: its own page offers joining without an account (or signing in first).
+    if (location.pathname === '/invite') return <Navigate to={`/invite/join${location.search}`} replace />;
     const from = location.pathname + location.search;
     return <Navigate to={from === '/' ? '/sign-in' : `/sign-in?next=${encodeURIComponent(from)}`} replace />;
   }

@@ -1,7 +1,7 @@
 import type { QueryKey } from '@tanstack/react-query';
 import type { ComponentType } from 'react';
 import { data, type LoaderFunctionArgs, type RouteObject } from 'react-router';
-import { organizationIdOf, PAGES, SHELL, SIGN_IN_LINK_PAGE, SIGN_IN_PAGE, type PageModule, type PagePath } from '../../shared/pages.ts';
+import { JOIN_PAGE, organizationIdOf, PAGES, SHELL, SIGN_IN_LINK_PAGE, SIGN_IN_PAGE, type PageModule, type PagePath } from '../../shared/pages.ts';
 import { assistantQueries } from '../data/assistants.ts';
 import { contextFilterOf, contextQueries } from '../data/contexts.ts';
 import { creditQueries } from '../data/credits.ts';
@@ -117,6 +117,12 @@ export const routes: RouteObject[] = [
   {
     path: '/sign-in/link',
     lazy: lazyPage(SIGN_IN_LINK_PAGE),
+    errorElement: <RouteError />,
+    hydrateFallbackElement: null,
+  },
+  {
+    path: '/invite/join',
+    lazy: lazyPage(JOIN_PAGE),
     errorElement: <RouteError />,
     hydrateFallbackElement: null,
   },

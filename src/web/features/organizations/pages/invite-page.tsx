@@ -11,6 +11,8 @@ import { displayName, useMe } from '../../../lib/use-me.ts';
 import { inviteMutations, inviteQueries } from '../../../data/invites.ts';
 import { useApiMutation } from '../../../lib/mutation.ts';
 import { ErrorText } from '../../../components/error-text.tsx';
+import { sessionMutations } from '../../../data/sessions.ts';
+import { sessionStore, useSession } from '../../../lib/session.ts';
 
 function Problem({ title, children }: { title: string; children: React.ReactNode }) {
   return (
@@ -20,13 +22,16 @@ function Problem({ title, children }: { title: string; children: React.ReactNode
   );
 }
 
-/** /invite?token=… — shows the organization and role, then accept (joins and switches) or decline. */
+/**
+ * /invite?token=… signed in — shows which organization invites which address with what role, then accept
+ * (joins and switches) or decline; signed in as another address, it says so. Signed out, the link goes to
+ * the join page instead (app/require-session.tsx).
+ */
 export function InvitePage() {
   const [params] = useSearchParams();
   const token = params.get('token') ?? '';
   const me = useMe();
   const navigate = useNavigate();
-  const invite = useQuery({ ...inviteQueries.byToken(token), enabled: token.length > 0 });
   const [declined, setDeclined] = useState<string | null>(null);
   const accept = useApiMutation(inviteMutations.accept, {
     onSuccess: (joined) => {
@@ -35,9 +40,20 @@ export function InvitePage() {
     },
   });
   const decline = useApiMutation(inviteMutations.decline, { onSuccess: (answer) => setDeclined(answer.message) });
+  const cookie = useSession().cookie;
+  const signOut = useApiMutation(sessionMutations.signOut, { onSuccess: () => switchAccount() });
+  const switchAccount = () => {
+    sessionStore.signOut(null);
+    void navigate(`/invite/join?token=${encodeURIComponent(token)}`, { replace: true });
+  };
   const answering = accept.isPending || decline.isPending;
+  // Once answered the invite is used: asked for again (the workspace switch after accepting reloads what
+  // is on screen), it would only answer 404. The mutations drop it from the cache (data/invites.ts).
+  const answered = answering || accept.isSuccess || decline.isSuccess;
+  const invite = useQuery({ ...inviteQueries.preview(token), enabled: token.length > 0 && !answered });
   // Only the latest answer's failure is shown: each button clears the other's.
   const failure = accept.error ?? decline.error;
+  const myEmail = me.data?.email?.toLowerCase() ?? null;
 
   let body: React.ReactNode;
   if (!token) {
@@ -48,19 +64,12 @@ export function InvitePage() {
         {declined}
       </Alert>
     );
-  } else if (invite.isPending) {
+  } else if (invite.isPending || me.isPending) {
     body = <Skeleton height={180} />;
   } else if (invite.isError) {
     const err = invite.error;
     if (err instanceof ApiError && err.status === 400) {
       body = <Problem title="This invitation has expired">Ask the organization to send you a new invitation.</Problem>;
-    } else if (err instanceof ApiError && err.status === 403) {
-      body = (
-        <Problem title="This invitation is for another account">
-          You are signed in as {me.data ? (me.data.email ?? displayName(me.data)) : 'another user'}. Sign in with the account of the invited e-mail address, then open the
-          link again.
-        </Problem>
-      );
     } else if (err instanceof ApiError && err.status === 404) {
       body = (
         <Problem title="This invitation is no longer valid">
@@ -70,6 +79,20 @@ export function InvitePage() {
     } else {
       body = <ErrorAlert error={err} onRetry={() => void invite.refetch()} />;
     }
+  } else if (me.data && myEmail !== invite.data.invitee_email) {
+    const inv = invite.data;
+    body = (
+      <Stack>
+        <Problem title={`This invitation is for ${inv.invitee_email}`}>
+          {inv.organization_name} invited {inv.invitee_email}, and you are signed in as {me.data.email ?? displayName(me.data)}. Only the invited address can accept it:
+          sign out, then {inv.account_exists ? 'sign in as ' + inv.invitee_email + ' and open the link again' : 'join as ' + inv.invitee_email + ' from this link'}.
+        </Problem>
+        {signOut.error && <ErrorText>{errorMessage(signOut.error)}</ErrorText>}
+        <Button variant="default" w="fit-content" loading={signOut.isPending} onClick={() => (cookie ? signOut.mutate() : switchAccount())}>
+          Sign out and continue as {inv.invitee_email}
+        </Button>
+      </Stack>
+    );
   } else {
     const inv = invite.data;
     body = (
