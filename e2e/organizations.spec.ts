@@ -2,6 +2,8 @@ import { checkA11y, expect, signIn, test, unique } from './fixtures.ts';
 
 test.describe('organizations', () => {
   test('create an organization, invite a user who accepts from the link, change their role, remove them', async ({ page, browser, roster }) => {
+    // Two browsers and a dozen page loads: past two minutes on a loaded machine.
+    test.slow();
     const owner = await roster.createUser({ name: 'Olivia Owner' });
     const invitee = await roster.createUser({ name: 'Ivan Invitee' });
     const orgName = unique('Acme');
@@ -50,9 +52,16 @@ test.describe('organizations', () => {
     await signIn(other, invitee.api_key, `${url.pathname}${url.search}`);
     await expect(other.getByRole('heading', { name: `Join ${orgName}` })).toBeVisible();
     await checkA11y(other);
+    const notFound: string[] = [];
+    other.on('response', (res) => {
+      if (res.status() === 404) notFound.push(res.url());
+    });
     await other.getByRole('button', { name: 'Accept invitation' }).click();
     await expect(other).toHaveURL(/\/o\/\d+\/organization$/);
     await expect(other.getByRole('banner').getByText(`${orgName} · Member`)).toBeVisible();
+    await expect(other.getByRole('table', { name: 'Members' }).getByText(invitee.email)).toBeVisible();
+    // The used invite is not asked for again once accepted (it would answer 404 in the console).
+    expect(notFound).toEqual([]);
     // A member may not invite: the button is disabled and says why.
     await other.getByRole('tab', { name: 'Invitations' }).click();
     await expect(other.getByRole('button', { name: 'Invite by e-mail' })).toBeDisabled();
