@@ -126,7 +126,8 @@ export const joinByInvite = operation({
   method: 'POST',
   path: '/v0/invites/{token}/join',
   operationId: 'joinByInvite',
-  summary: 'Join by invitation without an account: creates the account of the invited address, accepts the invite and starts a browser session, in one transaction',
+  summary:
+    'Join by invitation without an account (ROSTER_SIGNUP open or invite; closed is 403): creates the invited address’s account, accepts the invite and starts a browser session, in one transaction',
   description:
     'The token, mailed to the invited address, proves it: the account is created for that address (verified), with the optional `name` and the sign-up credits (ROSTER_SIGNUP_CREDITS), joins with the invite’s role, and the answer sets the session cookie, as the e-mail link sign-in does (any session cookie sent along is ended). The invite is used up. Allowed when ROSTER_SIGNUP is `open` or `invite` (an invitation is what `invite` admits); `closed` refuses it with 403. When the address already has an account: 409, sign in with it and accept (POST /v0/invites/{token}/accept) instead. Expired 400; used, declined, cancelled or replaced 404. Needs the same-origin checks of every cookie request (Origin and the X-Roster-CSRF header).',
   tag: 'organizations',
