@@ -4,6 +4,8 @@ const shots = process.env.E2E_SCREENSHOTS;
 
 test.describe('onboarding by invitation', () => {
   test('a brand-new person opens the mailed invite link, joins without an account, and lands in the organization, signed in', async ({ browser, roster }) => {
+    // Mail delivery, a fresh browser and four page loads: well over a minute on a loaded machine.
+    test.slow();
     const owner = await roster.createUser({ name: 'Olivia Owner' });
     const orgName = unique('Acme');
     const org = await roster.createOrg({ ownerEmail: owner.email, name: orgName });
@@ -65,6 +67,7 @@ test.describe('onboarding by invitation', () => {
     await page.goto(`/invite?token=${invite.token}`);
     await expect(page.getByText(`${existing.email} already has a Roster account`)).toBeVisible({ timeout: 20_000 });
     await expect(page.getByRole('button', { name: /^Join/ })).toHaveCount(0);
+    if (shots) await page.screenshot({ path: `${shots}/invite-join-has-account.png`, fullPage: true });
     await expect(page.getByRole('link', { name: 'Sign in to accept' })).toHaveAttribute('href', `/sign-in?next=${encodeURIComponent(`/invite?token=${invite.token}`)}`);
     await checkA11y(page);
 
@@ -74,6 +77,7 @@ test.describe('onboarding by invitation', () => {
     await expect(page.getByText(`This invitation is for ${existing.email}`)).toBeVisible({ timeout: 20_000 });
     await expect(page.getByText(`you are signed in as ${stranger.email}`)).toBeVisible();
     await expect(page.getByRole('button', { name: 'Accept invitation' })).toHaveCount(0);
+    if (shots) await page.screenshot({ path: `${shots}/invite-other-account.png`, fullPage: true });
     await checkA11y(page);
     await context.close();
   });
