@@ -152,7 +152,13 @@ export async function getAssistant(db: Conn, dialect: Dialect, scope: Scope, id:
 const fmtDollars = (n: number) => `$${n.toLocaleString('en-US', { maximumFractionDigits: 6 })}`;
 
 /** PATCH config: only keys present in the body change; null clears. Returns the API's JSON object. */
-export async function updateAssistantConfig(deps: Deps, scope: Scope, id: number, input: UpdateAssistantConfigParsed, actor: AuditActor = { userId: scope.userId, keyId: null }): Promise<string> {
+export async function updateAssistantConfig(
+  deps: Deps,
+  scope: Scope,
+  id: number,
+  input: UpdateAssistantConfigParsed,
+  actor: AuditActor = { userId: scope.userId, keyId: null },
+): Promise<string> {
   const has = (key: keyof UpdateAssistantConfigParsed) => Object.prototype.hasOwnProperty.call(input, key);
   const changes: AssistantChanges = {};
   const plain = [
@@ -231,7 +237,8 @@ export async function removeAssistant(deps: Deps, log: Log, scope: Scope, id: nu
   const deleted = await deps.db.transaction().execute(async (tx) => {
     const current = await findAssistant(tx, scope, id);
     const gone = await deleteAssistant(tx, scope, id);
-    if (gone) await recordAudit(tx, { workspace: scope, actor, action: 'assistant.deleted', target: assistantTarget(id, current?.first_name, current?.surname), at: deps.now() });
+    if (gone)
+      await recordAudit(tx, { workspace: scope, actor, action: 'assistant.deleted', target: assistantTarget(id, current?.first_name, current?.surname), at: deps.now() });
     return gone;
   });
   if (!deleted) throw notFoundError(ASSISTANT_MESSAGES.notFound);

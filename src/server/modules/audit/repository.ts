@@ -28,12 +28,19 @@ export interface AuditPageQuery {
 /** One page of a workspace's log, newest first (one more row than asked, to tell whether another page follows). */
 export function listAuditEvents(db: Conn, workspace: AuditWorkspace, q: AuditPageQuery) {
   let query = db.selectFrom('audit_events').selectAll();
-  query = 'organizationId' in workspace ? query.where('organization_id', '=', workspace.organizationId) : query.where('organization_id', 'is', null).where('user_id', '=', workspace.userId);
+  query =
+    'organizationId' in workspace
+      ? query.where('organization_id', '=', workspace.organizationId)
+      : query.where('organization_id', 'is', null).where('user_id', '=', workspace.userId);
   if (q.actor !== undefined) query = query.where('actor_user_id', '=', q.actor);
   if (q.action !== undefined) query = query.where('action', '=', q.action);
   const before = q.before;
   if (before) {
     query = query.where((eb) => eb.or([eb('created_at', '<', before.createdAt), eb.and([eb('created_at', '=', before.createdAt), eb('id', '<', before.id)])]));
   }
-  return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(q.limit + 1).execute();
+  return query
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(q.limit + 1)
+    .execute();
 }

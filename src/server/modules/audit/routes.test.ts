@@ -10,7 +10,15 @@ const rowsOf = (t: TestApp, action: string, organizationId?: number) => {
   const query = t.db.selectFrom('audit_events').selectAll().where('action', '=', action);
   return (organizationId === undefined ? query : query.where('organization_id', '=', organizationId)).orderBy('id').execute();
 };
-const countAll = async (t: TestApp) => Number((await t.db.selectFrom('audit_events').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+const countAll = async (t: TestApp) =>
+  Number(
+    (
+      await t.db
+        .selectFrom('audit_events')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
 
 async function ok(res: { statusCode: number; body: string; json: () => unknown }, status = 200) {
   expect(res.statusCode, res.body).toBe(status);
@@ -52,7 +60,13 @@ describe('the organization audit log', () => {
       token: string;
     };
     const sent = await onlyRow(t, 'invite.sent', admin);
-    expect(sent).toMatchObject({ organization_id: org.organizationId, user_id: null, actor_name: 'Adam Admin', actor_key_name: 'Admin script', target_label: outsider.email });
+    expect(sent).toMatchObject({
+      organization_id: org.organizationId,
+      user_id: null,
+      actor_name: 'Adam Admin',
+      actor_key_name: 'Admin script',
+      target_label: outsider.email,
+    });
     await ok(await t.request('POST', `/v0/invites/${invite.token}/accept`, { key: outsider.apiKey }));
     await onlyRow(t, 'invite.accepted', outsider);
     const second = (await ok(await t.request('POST', `${base}/invites`, { key: owner.apiKey, json: { email: 'later@example.com' } }), 201)) as { id: string };
@@ -73,7 +87,9 @@ describe('the organization audit log', () => {
     await onlyRow(t, 'member.removed', admin);
 
     // Organization keys.
-    const key = (await ok(await t.request('POST', `${base}/keys`, { key: admin.apiKey, json: { name: 'Dashboards', permissions: ['project:read'] } }), 201)) as { id: number };
+    const key = (await ok(await t.request('POST', `${base}/keys`, { key: admin.apiKey, json: { name: 'Dashboards', permissions: ['project:read'] } }), 201)) as {
+      id: number;
+    };
     // (The Admin's personal key above is in their personal log, not here.)
     expect(await onlyRow(t, 'key.created', admin, org.organizationId)).toMatchObject({ target_label: 'Dashboards' });
     await ok(await t.request('DELETE', `${base}/keys/${key.id}`, { key: owner.apiKey }));
@@ -97,15 +113,20 @@ describe('the organization audit log', () => {
     await ok(await t.request('POST', '/v0/project/demo/contexts', { key: admin.apiKey, headers: inOrg, json: { name: 'runs' } }));
     expect(await onlyRow(t, 'context.created', admin)).toMatchObject({ target_label: 'demo/runs' });
     await ok(await t.request('POST', '/v0/project/demo/contexts/runs/logs', { key: admin.apiKey, headers: inOrg, json: { entries: [{ a: 1 }] } }));
-    const commit = ((await ok(await t.request('POST', '/v0/project/demo/contexts/runs/commit', { key: admin.apiKey, headers: inOrg, json: {} }))) as { commit_hash: string })
-      .commit_hash;
+    const commit = (
+      (await ok(await t.request('POST', '/v0/project/demo/contexts/runs/commit', { key: admin.apiKey, headers: inOrg, json: {} }))) as { commit_hash: string }
+    ).commit_hash;
     await ok(await t.request('POST', '/v0/project/demo/contexts/runs/rollback', { key: owner.apiKey, headers: inOrg, json: { commit_hash: commit } }));
     expect(JSON.parse((await onlyRow(t, 'context.rolled_back', owner)).detail!)).toEqual({ commit_hash: commit });
 
-    const iface = ((await ok(await t.request('POST', '/v0/project/demo/interfaces', { key: admin.apiKey, headers: inOrg, json: { name: 'Main' } }), 201)) as { info: { id: string } })
-      .info;
-    const tab = ((await ok(await t.request('POST', `/v0/interface/${iface.id}/tabs`, { key: admin.apiKey, headers: inOrg, json: { name: 'Overview' } }), 201)) as { info: { id: string } })
-      .info;
+    const iface = (
+      (await ok(await t.request('POST', '/v0/project/demo/interfaces', { key: admin.apiKey, headers: inOrg, json: { name: 'Main' } }), 201)) as { info: { id: string } }
+    ).info;
+    const tab = (
+      (await ok(await t.request('POST', `/v0/interface/${iface.id}/tabs`, { key: admin.apiKey, headers: inOrg, json: { name: 'Overview' } }), 201)) as {
+        info: { id: string };
+      }
+    ).info;
     const template = { name: 'Imported', type: 'Table', position: { x: 0, y: 0, width: 6, height: 4 }, context: 'runs', table_tile: { table_type: 'default' } };
     await ok(await t.request('POST', '/v0/tile/import_template', { key: admin.apiKey, headers: inOrg, json: { project: 'demo', tab_id: tab.id, template } }));
     expect(await onlyRow(t, 'template.imported', admin)).toMatchObject({ target_label: 'demo: Imported' });
@@ -152,7 +173,8 @@ describe('the organization audit log', () => {
     await ok(await t.request('POST', '/v0/project', { key: owner.apiKey, headers: inOrg, json: { name: 'p', is_versioned: true } }));
     for (const name of ['a', 'b']) await ok(await t.request('POST', '/v0/project/p/contexts', { key: owner.apiKey, headers: inOrg, json: { name } }));
     await ok(await t.request('POST', '/v0/project/p/contexts/a/logs', { key: owner.apiKey, headers: inOrg, json: { entries: [{ x: 1 }] } }));
-    const foreign = ((await ok(await t.request('POST', '/v0/project/p/contexts/a/commit', { key: owner.apiKey, headers: inOrg, json: {} }))) as { commit_hash: string }).commit_hash;
+    const foreign = ((await ok(await t.request('POST', '/v0/project/p/contexts/a/commit', { key: owner.apiKey, headers: inOrg, json: {} }))) as { commit_hash: string })
+      .commit_hash;
     const afterSetup = await countAll(t);
     expect(afterSetup).toBe(before + 3); // the project and its two contexts
     const rollback = await t.request('POST', '/v0/project/p/contexts/b/rollback', { key: owner.apiKey, headers: inOrg, json: { commit_hash: foreign } });
@@ -177,7 +199,10 @@ describe('the organization audit log', () => {
       expect(res.json().detail).toMatch(/Missing permission org:write/);
     }
     // An Admin's key limited to reading projects cannot read the log either.
-    const narrow = (await ok(await t.request('POST', `${base}/keys`, { key: admin.apiKey, json: { name: 'Narrow', permissions: ['project:read', 'org:read'] } }), 201)) as {
+    const narrow = (await ok(
+      await t.request('POST', `${base}/keys`, { key: admin.apiKey, json: { name: 'Narrow', permissions: ['project:read', 'org:read'] } }),
+      201,
+    )) as {
       api_key: string;
     };
     expect((await t.request('GET', `${base}/audit`, { key: narrow.api_key })).statusCode).toBe(403);
@@ -189,7 +214,9 @@ describe('the organization audit log', () => {
     const { t, owner, base, inOrg } = await orgWorld();
     const other = await t.user();
     const otherOrg = await t.org(other, 'Elsewhere');
-    await ok(await t.request('POST', '/v0/project', { key: other.apiKey, headers: { 'x-roster-organization': String(otherOrg.organizationId) }, json: { name: 'theirs' } }));
+    await ok(
+      await t.request('POST', '/v0/project', { key: other.apiKey, headers: { 'x-roster-organization': String(otherOrg.organizationId) }, json: { name: 'theirs' } }),
+    );
     await ok(await t.request('POST', '/v0/project', { key: owner.apiKey, json: { name: 'mine-personal' } }));
     await ok(await t.request('POST', '/v0/project', { key: owner.apiKey, headers: inOrg, json: { name: 'ours' } }));
     const events = ((await ok(await t.request('GET', `${base}/audit`, { key: owner.apiKey }))) as { events: AuditEvent[] }).events;

@@ -70,16 +70,14 @@ export async function auditPage(db: Conn, workspace: AuditWorkspace, query: z.ou
   const page = rows.slice(0, limit);
   const last = page[page.length - 1];
   return {
-    events: page.map(
-      (r): AuditEvent => ({
-        id: Number(r.id),
-        created_at: r.created_at,
-        action: r.action as AuditAction,
-        actor: { user_id: r.actor_user_id, name: r.actor_name, key_id: r.actor_key_id, key_name: r.actor_key_name },
-        target: r.target_type === null ? null : { type: r.target_type, id: r.target_id, label: r.target_label },
-        detail: r.detail === null ? null : (JSON.parse(r.detail) as Record<string, unknown>),
-      }),
-    ),
+    events: page.map((r): AuditEvent => ({
+      id: Number(r.id),
+      created_at: r.created_at,
+      action: r.action as AuditAction,
+      actor: { user_id: r.actor_user_id, name: r.actor_name, key_id: r.actor_key_id, key_name: r.actor_key_name },
+      target: r.target_type === null ? null : { type: r.target_type, id: r.target_id, label: r.target_label },
+      detail: r.detail === null ? null : (JSON.parse(r.detail) as Record<string, unknown>),
+    })),
     next_cursor: rows.length > limit && last ? encodeCursor(last.created_at, Number(last.id)) : null,
   };
 }

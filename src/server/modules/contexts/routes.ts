@@ -29,7 +29,13 @@ export function contextsRoutes(app: FastifyInstance): void {
   route(app, createContext, async ({ principal, params, body, deps }) => {
     const project = await projectInScopeOr404(deps.db, scopeOf(principal), params.project_name);
     const now = deps.now();
-    const audit = { workspace: scopeOf(principal), actor: principal, action: 'context.created', target: { type: 'context', id: null, label: `${project.name}/${body.name}` }, at: now } as const;
+    const audit = {
+      workspace: scopeOf(principal),
+      actor: principal,
+      action: 'context.created',
+      target: { type: 'context', id: null, label: `${project.name}/${body.name}` },
+      at: now,
+    } as const;
     return createContextIn(deps.db, deps.dialect, project, body, now, (tx) => recordAudit(tx, audit));
   });
 
@@ -81,7 +87,14 @@ export function contextsRoutes(app: FastifyInstance): void {
     return idempotency.transaction(deps.db, async (tx) => {
       const answer = await rollbackTo(tx, context, body.commit_hash, now);
       const target = { type: 'context', id: context.id, label: `${params.project_name}/${context.name}` };
-      await recordAudit(tx, { workspace: scopeOf(principal), actor: principal, action: 'context.rolled_back', target, detail: { commit_hash: body.commit_hash }, at: now });
+      await recordAudit(tx, {
+        workspace: scopeOf(principal),
+        actor: principal,
+        action: 'context.rolled_back',
+        target,
+        detail: { commit_hash: body.commit_hash },
+        at: now,
+      });
       return answer;
     });
   });

@@ -95,7 +95,14 @@ export async function sendInvite(db: Conn, request: InviteRequest, now: Date, be
       }
       const invite = await readInvite(tx, id, token.raw);
       await enqueueMail(tx, { to: email, ...inviteMail(request.publicUrl, invite, token.raw), reference: id, organizationId }, now);
-      await recordAudit(tx, { workspace: { organizationId }, actor: request.actor, action: 'invite.sent', target: { type: 'invite', id, label: email }, detail: { role_id: roleId }, at: now });
+      await recordAudit(tx, {
+        workspace: { organizationId },
+        actor: request.actor,
+        action: 'invite.sent',
+        target: { type: 'invite', id, label: email },
+        detail: { role_id: roleId },
+        at: now,
+      });
       await beforeCommit?.(tx, invite);
       return invite;
     });
@@ -159,7 +166,14 @@ export async function acceptInvite(db: Conn, userId: string, token: string, now:
     // Single use: only the request that flips the invite from pending gets a membership.
     if (!(await closeInvite(tx, row.id, 'accepted', now))) throw notFoundError(GONE);
     const membership = await insertMembership(tx, row.organization_id, userId, row.role_id, now);
-    await recordAudit(tx, { workspace: { organizationId: row.organization_id }, actor, action: 'invite.accepted', target: { type: 'invite', id: row.id, label: row.email }, detail: { role_id: row.role_id }, at: now });
+    await recordAudit(tx, {
+      workspace: { organizationId: row.organization_id },
+      actor,
+      action: 'invite.accepted',
+      target: { type: 'invite', id: row.id, label: row.email },
+      detail: { role_id: row.role_id },
+      at: now,
+    });
     return membership.apiKey;
   });
   return {

@@ -59,7 +59,9 @@ export function organizationsRoutes(app: FastifyInstance): void {
 
   route(app, listRoles, () => ({ roles: SYSTEM_ROLES.map((r) => ({ id: r.id, name: r.name, permissions: [...r.permissions] })) }));
 
-  route(app, transferOwnership, ({ organization, principal, body, deps }) => service.transferOwnership(deps.db, organization!.id, principal.userId, body, principal, deps.now()));
+  route(app, transferOwnership, ({ organization, principal, body, deps }) =>
+    service.transferOwnership(deps.db, organization!.id, principal.userId, body, principal, deps.now()),
+  );
 
   route(app, leaveOrganization, ({ organization, principal, body, deps }) =>
     service.leaveOrganization(deps.db, organization!.id, principal.userId, body.confirm_name, deps.now(), principal),

@@ -60,7 +60,13 @@ export async function createOrganization(
     const organizationId = await insertOrganization(tx, ownerId, name, createdAt);
     await openAccount(tx, { organizationId }, 0, now);
     const { apiKey } = await insertMembership(tx, organizationId, ownerId, ROLE_IDS.Owner, now);
-    await recordAudit(tx, { workspace: { organizationId }, actor, action: 'organization.created', target: { type: 'organization', id: organizationId, label: name }, at: now });
+    await recordAudit(tx, {
+      workspace: { organizationId },
+      actor,
+      action: 'organization.created',
+      target: { type: 'organization', id: organizationId, label: name },
+      at: now,
+    });
     return { organizationId, apiKey, createdAt };
   });
 }
@@ -85,7 +91,8 @@ export async function addMember(
     return await db.transaction().execute(async (tx) => {
       const { apiKey } = await insertMembership(tx, organizationId, input.user_id, roleId, now);
       const added = { message: 'Member added successfully', user_id: input.user_id, api_key: apiKey };
-      if (actor) await recordAudit(tx, { workspace: { organizationId }, actor, action: 'member.added', target: memberTarget(user), detail: { role_id: roleId }, at: now });
+      if (actor)
+        await recordAudit(tx, { workspace: { organizationId }, actor, action: 'member.added', target: memberTarget(user), detail: { role_id: roleId }, at: now });
       await beforeCommit?.(tx, added);
       return added;
     });
@@ -123,7 +130,14 @@ export async function changeMemberRole(
   await db.transaction().execute(async (tx) => {
     await setMemberRole(tx, membership.id, roleId);
     const detail = { from_role_id: membership.role_id, role_id: roleId };
-    await recordAudit(tx, { workspace: { organizationId }, actor, action: 'member.role_changed', target: memberTarget(await findUser(tx, userId), userId), detail, at: now });
+    await recordAudit(tx, {
+      workspace: { organizationId },
+      actor,
+      action: 'member.role_changed',
+      target: memberTarget(await findUser(tx, userId), userId),
+      detail,
+      at: now,
+    });
   });
   const members = await listMembers(db, organizationId);
   return members.find((m) => m.id === membership.id)!;
@@ -188,7 +202,14 @@ export async function transferOwnership(
 }
 
 /** The caller leaves the organization (their keys there are revoked); its owner cannot. */
-export async function leaveOrganization(db: Conn, organizationId: number, userId: string, confirmName: string, now: Date, actor?: AuditActor): Promise<{ message: string }> {
+export async function leaveOrganization(
+  db: Conn,
+  organizationId: number,
+  userId: string,
+  confirmName: string,
+  now: Date,
+  actor?: AuditActor,
+): Promise<{ message: string }> {
   const organization = await confirmedOrganization(db, organizationId, confirmName);
   const membership = await findMembership(db, organizationId, userId);
   if (!membership) throw notFoundError('Organization not found.');
@@ -196,7 +217,13 @@ export async function leaveOrganization(db: Conn, organizationId: number, userId
     throw conflictError(`You are the owner of ${organization.name}, and an organization needs its owner. ${ownerWayOut(organizationId)}`);
   }
   await removeMembership(db, membership.id, now, async (tx) =>
-    recordAudit(tx, { workspace: { organizationId }, actor: actor ?? { userId, keyId: null }, action: 'member.left', target: memberTarget(await findUser(tx, userId), userId), at: now }),
+    recordAudit(tx, {
+      workspace: { organizationId },
+      actor: actor ?? { userId, keyId: null },
+      action: 'member.left',
+      target: memberTarget(await findUser(tx, userId), userId),
+      at: now,
+    }),
   );
   return { message: `You left ${organization.name}.` };
 }

@@ -12,7 +12,14 @@ export function projectsRoutes(app: FastifyInstance): void {
     const now = deps.now();
     const created = await deps.db.transaction().execute(async (tx) => {
       const row = await projects.createProject(tx, scopeOf(principal), body, now);
-      if (row) await recordAudit(tx, { workspace: scopeOf(principal), actor: principal, action: 'project.created', target: { type: 'project', id: row.id, label: body.name }, at: now });
+      if (row)
+        await recordAudit(tx, {
+          workspace: scopeOf(principal),
+          actor: principal,
+          action: 'project.created',
+          target: { type: 'project', id: row.id, label: body.name },
+          at: now,
+        });
       return row;
     });
     // Status and wording as the real service: its SDK treats a 400 saying "already exists" as success.
@@ -31,7 +38,13 @@ export function projectsRoutes(app: FastifyInstance): void {
     const p = await projectInScopeOr404(deps.db, scopeOf(principal), params.project_name);
     await deps.db.transaction().execute(async (tx) => {
       await projects.deleteProject(tx, p.id);
-      await recordAudit(tx, { workspace: scopeOf(principal), actor: principal, action: 'project.deleted', target: { type: 'project', id: p.id, label: p.name }, at: deps.now() });
+      await recordAudit(tx, {
+        workspace: scopeOf(principal),
+        actor: principal,
+        action: 'project.deleted',
+        target: { type: 'project', id: p.id, label: p.name },
+        at: deps.now(),
+      });
     });
     return { info: 'Project deleted successfully!' };
   });

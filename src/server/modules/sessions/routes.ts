@@ -53,7 +53,13 @@ export function sessionsRoutes(app: FastifyInstance): void {
     const now = deps.now();
     const ended = await deps.db.transaction().execute(async (tx) => {
       const n = await deleteSessionsOf(tx, principal.userId, now);
-      await recordAudit(tx, { workspace: { userId: principal.userId }, actor: principal, action: 'sessions.signed_out_everywhere', detail: { sessions_ended: n }, at: now });
+      await recordAudit(tx, {
+        workspace: { userId: principal.userId },
+        actor: principal,
+        action: 'sessions.signed_out_everywhere',
+        detail: { sessions_ended: n },
+        at: now,
+      });
       return n;
     });
     if (principal.session) reply.header('Set-Cookie', clearedSessionCookie(req, deps.config));

@@ -3,6 +3,7 @@ import { useDisclosure } from '@mantine/hooks';
 import { lazy, Suspense, useEffect } from 'react';
 import { NavLink as RouterNavLink, Outlet, useLocation } from 'react-router';
 import { useWorkspace } from '../../lib/workspace.ts';
+import { useMe } from '../../lib/use-me.ts';
 import { NAV_ITEMS } from '../nav.ts';
 import { ColorSchemeToggle } from './color-scheme-toggle.tsx';
 import classes from './app-layout.module.css';
@@ -18,6 +19,11 @@ export function AppLayout() {
   const [opened, { toggle, close }] = useDisclosure();
   const location = useLocation();
   const workspace = useWorkspace();
+  const me = useMe();
+  // In an organization, an item for some roles only shows once the role is known to grant it.
+  const items = NAV_ITEMS.filter(
+    (item) => !item.organizationPermission || workspace.organizationId === null || me.data?.key.permissions.includes(item.organizationPermission),
+  );
 
   useEffect(close, [location.pathname, close]);
 
@@ -50,7 +56,7 @@ export function AppLayout() {
       </AppShell.Header>
       <AppShell.Navbar p="xs" aria-label="Main navigation">
         <ScrollArea>
-          {NAV_ITEMS.map((item) => (
+          {items.map((item) => (
             <NavLink
               key={item.to}
               component={RouterNavLink}
