@@ -15,6 +15,7 @@ async function choose(page: Page, label: string, option: string) {
 
 test.describe('activity', () => {
   test('an owner’s invite and role change show on the Activity page, filterable by action and person; members do not see it', async ({ page, browser, roster }) => {
+    test.slow(); // one journey over two browsers: about two minutes on a busy machine
     const owner = await roster.createUser({ name: 'Olivia Owner' });
     const member = await roster.createUser({ name: 'Mia Member' });
     const invitee = `${unique('invitee')}@example.com`;
