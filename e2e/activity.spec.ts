@@ -75,9 +75,11 @@ test.describe('activity', () => {
     // The member (now a Viewer) has no Activity in the navigation, and the page says why.
     const context = await browser.newContext();
     const other = await context.newPage();
-    await signIn(other, member.api_key, `/o/${org.organization_id}/projects`);
+    await signIn(other, member.api_key, `/o/${org.organization_id}`);
+    // Neither the navigation nor the home page's "Go to" links to it.
+    await expect(other.getByRole('heading', { name: 'Go to' })).toBeVisible();
     await expect(other.getByRole('navigation', { name: 'Main navigation' }).getByRole('link', { name: 'Projects' })).toBeVisible();
-    await expect(other.getByRole('navigation', { name: 'Main navigation' }).getByRole('link', { name: 'Activity' })).toHaveCount(0);
+    await expect(other.getByRole('link', { name: 'Activity' })).toHaveCount(0);
     await other.goto(`/o/${org.organization_id}/activity`);
     await expect(other.getByText('Owners and Admins only')).toBeVisible();
     await context.close();

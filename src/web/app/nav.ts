@@ -31,3 +31,11 @@ export const NAV_ITEMS: NavItem[] = [
   { label: 'Account', to: '/account', icon: IconUserCircle },
   { label: 'API keys', to: '/account/keys', icon: IconKey },
 ];
+
+/**
+ * The items a workspace shows: in an organization, an item for some roles only once the role is known to
+ * grant it (`permissions` undefined while loading); the personal workspace shows them all.
+ */
+export function navItemsFor(organizationId: number | null, permissions: readonly string[] | undefined): NavItem[] {
+  return NAV_ITEMS.filter((item) => !item.organizationPermission || organizationId === null || permissions?.includes(item.organizationPermission));
+}

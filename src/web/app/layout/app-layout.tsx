@@ -4,7 +4,7 @@ import { lazy, Suspense, useEffect } from 'react';
 import { NavLink as RouterNavLink, Outlet, useLocation } from 'react-router';
 import { useWorkspace } from '../../lib/workspace.ts';
 import { useMe } from '../../lib/use-me.ts';
-import { NAV_ITEMS } from '../nav.ts';
+import { NAV_ITEMS, navItemsFor } from '../nav.ts';
 import { ColorSchemeToggle } from './color-scheme-toggle.tsx';
 import classes from './app-layout.module.css';
 import { WorkspaceNotice } from './workspace-notice.tsx';
@@ -20,10 +20,7 @@ export function AppLayout() {
   const location = useLocation();
   const workspace = useWorkspace();
   const me = useMe();
-  // In an organization, an item for some roles only shows once the role is known to grant it.
-  const items = NAV_ITEMS.filter(
-    (item) => !item.organizationPermission || workspace.organizationId === null || me.data?.key.permissions.includes(item.organizationPermission),
-  );
+  const items = navItemsFor(workspace.organizationId, me.data?.key.permissions);
 
   useEffect(close, [location.pathname, close]);
 
