@@ -84,13 +84,19 @@ test.describe('activity', () => {
     await expect(other.getByText('Owners and Admins only')).toBeVisible();
     await context.close();
 
-    // The personal workspace has its own log: a key created there shows, the organization's events do not.
+    // The personal workspace has its own log: a key and projects created there show, the organization's events do not.
     await api.post('/v0/keys', { name: 'Activity script' });
+    for (let i = 1; i <= 25; i++) await api.post('/v0/project', { name: unique(`p${i}`) });
     await page.goto('/activity');
     const personal = page.getByRole('table', { name: 'Activity, newest first' });
-    await expect(personal.getByRole('row')).toHaveCount(2);
-    await expect(personal.getByRole('row').nth(1)).toContainText('created an API key');
-    await expect(personal.getByRole('row').nth(1)).toContainText('Activity script');
+    // A page holds 25 events: the oldest (the key) is on the next one.
+    await expect(personal.getByRole('row')).toHaveCount(26);
+    await expect(personal.getByText('created an API key')).toHaveCount(0);
+    await page.getByRole('button', { name: 'Load more' }).click();
+    await expect(personal.getByRole('row')).toHaveCount(27);
+    await expect(personal.getByRole('row').nth(26)).toContainText('created an API key');
+    await expect(personal.getByRole('row').nth(26)).toContainText('Activity script');
+    await expect(page.getByText('That is all: 26 events.')).toBeVisible();
     await expect(page.getByRole('combobox', { name: 'Person' })).toHaveCount(0);
     await checkA11y(page);
     await snap(page, 'activity-personal');
