@@ -109,6 +109,8 @@ const EXAMPLES: Record<
   listOrganizationKeys: { params: { organization_id: '{org}' } },
   createOrganizationKey: { params: { organization_id: '{org}' }, body: { name: 'Matrix org key', permissions: ['project:read'] } },
   revokeOrganizationKey: { params: { organization_id: '{org}', key_id: 999999 } },
+  listOrganizationAudit: { params: { organization_id: '{org}' } },
+  listPersonalAudit: {},
   requestSignInLink: { body: { email: 'matrix-link@example.com' } },
   // Sign-in comes from the dashboard's page, whoever calls (login CSRF): its same-origin headers.
   signIn: { body: { token: 'no-such-token-0123456789' }, headers: { origin: 'http://localhost:8080', 'x-roster-csrf': '1' } },

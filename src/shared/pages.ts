@@ -48,6 +48,7 @@ export const PAGES = {
   'account/create-user': feature('account', 'create-user-page', 'CreateUserPage'),
   'account/keys': feature('account', 'api-keys-page', 'ApiKeysPage'),
   'custom-endpoints': feature('account', 'custom-endpoints-page', 'CustomEndpointsPage'),
+  activity: feature('activity', 'activity-page', 'ActivityPage'),
 } satisfies Record<string, PageModule>;
 
 export type PagePath = keyof typeof PAGES;

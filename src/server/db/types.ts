@@ -5,6 +5,7 @@ import type { Generated } from 'kysely';
 import type { InvitesTables } from '../modules/invites/tables.ts';
 import type { TilesTables } from '../modules/tiles/tables.ts';
 import type { SessionsTables } from '../modules/sessions/tables.ts';
+import type { AuditTables } from '../modules/audit/tables.ts';
 
 /**
  * Database row types. They never leave src/server: routes map them to the shared schemas.
@@ -125,4 +126,4 @@ export interface CoreTables {
 }
 
 /** Each feature module adds its tables by extending this interface with its own `…Tables`. */
-export interface Database extends CoreTables, SessionsTables, TilesTables, InvitesTables, CustomEndpointTables, ProjectsTables, AssistantsTables {}
+export interface Database extends CoreTables, SessionsTables, TilesTables, InvitesTables, CustomEndpointTables, ProjectsTables, AssistantsTables, AuditTables {}

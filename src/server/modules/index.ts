@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { accountRoutes } from './account/routes.ts';
 import { assistantsRoutes } from './assistants/routes.ts';
+import { auditRoutes } from './audit/routes.ts';
 import { contextsRoutes } from './contexts/routes.ts';
 import { creditsRoutes } from './credits/routes.ts';
 import { invitesRoutes } from './invites/routes.ts';
@@ -32,4 +33,5 @@ export async function registerModules(app: FastifyInstance): Promise<void> {
   customEndpointRoutes(app);
   await assistantsRoutes(app);
   filesRoutes(app);
+  auditRoutes(app);
 }

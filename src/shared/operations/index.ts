@@ -1,6 +1,7 @@
 import type { AnyOperation } from '../operation.ts';
 import * as account from './account.ts';
 import * as assistants from './assistants.ts';
+import * as audit from './audit.ts';
 import * as contexts from './contexts.ts';
 import * as credits from './credits.ts';
 import * as customEndpoints from './custom-endpoints.ts';
@@ -32,6 +33,7 @@ export const OPERATION_MODULES = {
   'custom-endpoints': customEndpoints,
   assistants,
   voices,
+  audit,
 } as const;
 
 /**

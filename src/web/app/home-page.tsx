@@ -3,7 +3,7 @@ import { Link } from 'react-router';
 import { ErrorAlert } from '../components/error-alert.tsx';
 import { PageHeader } from '../components/page-header.tsx';
 import { displayName, useMe, workspaceName } from '../lib/use-me.ts';
-import { NAV_ITEMS } from './nav.ts';
+import { navItemsFor } from './nav.ts';
 import { useWorkspace } from '../lib/workspace.ts';
 
 const credits = new Intl.NumberFormat(undefined, { maximumFractionDigits: 2 });
@@ -21,7 +21,7 @@ export function HomePage() {
   }
   if (me.isError) return <ErrorAlert error={me.error} onRetry={() => void me.refetch()} />;
   const data = me.data;
-  const areas = NAV_ITEMS.filter((item) => item.to !== '/');
+  const areas = navItemsFor(workspace.organizationId, data.key.permissions).filter((item) => item.to !== '/');
   return (
     <>
       <PageHeader title={`Welcome, ${data.first || displayName(data)}`} description={`You are working in ${workspaceName(data)}.`} />

@@ -38,7 +38,7 @@ export async function assistantsRoutes(app: FastifyInstance): Promise<void> {
   app.decorate('openUploads', () => uploads.open());
 
   route(app, ops.createAssistant, async ({ principal, body, deps, idempotency }) =>
-    infoJson(await createAssistant(deps, scopeOf(principal), body, (tx, assistant) => idempotency.record(tx, infoJson(assistant)))),
+    infoJson(await createAssistant(deps, scopeOf(principal), body, (tx, assistant) => idempotency.record(tx, infoJson(assistant)), principal)),
   );
 
   route(app, ops.listAssistants, async ({ principal, deps }) => infoJson(await assistantsJson(deps.db, deps.dialect, scopeOf(principal))));
@@ -48,12 +48,12 @@ export async function assistantsRoutes(app: FastifyInstance): Promise<void> {
   route(app, ops.getAssistant, async ({ principal, params, deps }) => infoJson(await getAssistant(deps.db, deps.dialect, scopeOf(principal), params.assistant_id)));
 
   route(app, ops.deleteAssistant, async ({ principal, params, deps }) => {
-    await removeAssistant(deps, app.log, scopeOf(principal), params.assistant_id);
+    await removeAssistant(deps, app.log, scopeOf(principal), params.assistant_id, principal);
     return { info: ASSISTANT_MESSAGES.deleted };
   });
 
   route(app, ops.updateAssistantConfig, async ({ principal, params, body, deps, reply }) => {
-    const assistant = await updateAssistantConfig(deps, scopeOf(principal), params.assistant_id, body);
+    const assistant = await updateAssistantConfig(deps, scopeOf(principal), params.assistant_id, body, principal);
     if (DEPRECATED_CONFIG_FIELDS.some((k) => k in body)) reply.header('Deprecation', 'true');
     return infoJson(assistant);
   });

@@ -26,6 +26,13 @@ import {
   type AssistantRow,
 } from './repository.ts';
 import { fictionalPhone } from './fictional-phones.ts';
+import { recordAudit, type AuditActor } from '../audit/service.ts';
+
+const assistantTarget = (id: number, first: string | null | undefined, surname: string | null | undefined) => ({
+  type: 'assistant',
+  id,
+  label: [first, surname].filter(Boolean).join(' ') || null,
+});
 
 /** `ada.lovelace-12@domain`: readable, unique by the id. */
 export function assistantMailbox(id: number, firstName: string | null, surname: string | null, domain: string): string {
@@ -72,6 +79,7 @@ export async function createAssistant(
   scope: Scope,
   input: CreateAssistantParsed,
   beforeCommit?: (tx: Conn, assistant: string) => Promise<void>,
+  actor: AuditActor = { userId: scope.userId, keyId: null },
 ): Promise<string> {
   const provider = input.voice_provider ?? DEFAULT_ASSISTANT_VOICE_PROVIDER;
   const account = await accountOf(deps.db, scope);
@@ -128,6 +136,7 @@ export async function createAssistant(
     };
     if (createInfra) await updateAssistant(tx, id, infraChanges(base, deps.config.assistantMailDomain));
     const assistant = await getAssistant(tx, deps.dialect, scope, id);
+    await recordAudit(tx, { workspace: scope, actor, action: 'assistant.hired', target: assistantTarget(id, input.first_name, input.surname), at: now });
     await beforeCommit?.(tx, assistant);
     return assistant;
   });
@@ -143,7 +152,13 @@ export async function getAssistant(db: Conn, dialect: Dialect, scope: Scope, id:
 const fmtDollars = (n: number) => `$${n.toLocaleString('en-US', { maximumFractionDigits: 6 })}`;
 
 /** PATCH config: only keys present in the body change; null clears. Returns the API's JSON object. */
-export async function updateAssistantConfig(deps: Deps, scope: Scope, id: number, input: UpdateAssistantConfigParsed): Promise<string> {
+export async function updateAssistantConfig(
+  deps: Deps,
+  scope: Scope,
+  id: number,
+  input: UpdateAssistantConfigParsed,
+  actor: AuditActor = { userId: scope.userId, keyId: null },
+): Promise<string> {
   const has = (key: keyof UpdateAssistantConfigParsed) => Object.prototype.hasOwnProperty.call(input, key);
   const changes: AssistantChanges = {};
   const plain = [
@@ -200,7 +215,10 @@ export async function updateAssistantConfig(deps: Deps, scope: Scope, id: number
       const merged = { ...current, ...changes } as AssistantRow;
       if (!merged.email || !merged.phone) Object.assign(changes, infraChanges(merged, deps.config.assistantMailDomain));
     }
-    await updateAssistant(tx, id, { ...changes, updated_at: deps.now().toISOString() });
+    const now = deps.now();
+    await updateAssistant(tx, id, { ...changes, updated_at: now.toISOString() });
+    const target = assistantTarget(id, has('first_name') ? input.first_name : current.first_name, has('surname') ? input.surname : current.surname);
+    await recordAudit(tx, { workspace: scope, actor, action: 'assistant.reconfigured', target, detail: { fields: Object.keys(input).sort() }, at: now });
     return getAssistant(tx, deps.dialect, scope, id);
   });
 }
@@ -215,8 +233,14 @@ export async function removeReleasedFile(deps: Pick<Deps, 'storage'>, log: Log, 
 }
 
 /** Deletes an assistant of the scope (no refund), and its photo when no other assistant shows it. */
-export async function removeAssistant(deps: Deps, log: Log, scope: Scope, id: number): Promise<void> {
-  const deleted = await deps.db.transaction().execute((tx) => deleteAssistant(tx, scope, id));
+export async function removeAssistant(deps: Deps, log: Log, scope: Scope, id: number, actor: AuditActor = { userId: scope.userId, keyId: null }): Promise<void> {
+  const deleted = await deps.db.transaction().execute(async (tx) => {
+    const current = await findAssistant(tx, scope, id);
+    const gone = await deleteAssistant(tx, scope, id);
+    if (gone)
+      await recordAudit(tx, { workspace: scope, actor, action: 'assistant.deleted', target: assistantTarget(id, current?.first_name, current?.surname), at: deps.now() });
+    return gone;
+  });
   if (!deleted) throw notFoundError(ASSISTANT_MESSAGES.notFound);
   await removeReleasedFile(deps, log, deleted.releasedPhoto);
 }

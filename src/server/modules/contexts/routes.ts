@@ -18,6 +18,7 @@ import { projectInScopeOr404 } from '../projects/service.ts';
 import * as contexts from './repository.ts';
 import { addRows, commit, contextInScopeOr404, createContextIn, removeRow, rollbackTo, rowsPage, updateRow } from './service.ts';
 import * as versions from './commits-repository.ts';
+import { recordAudit } from '../audit/service.ts';
 
 export function contextsRoutes(app: FastifyInstance): void {
   route(app, listContexts, async ({ principal, params, query, deps }) => {
@@ -27,12 +28,24 @@ export function contextsRoutes(app: FastifyInstance): void {
 
   route(app, createContext, async ({ principal, params, body, deps }) => {
     const project = await projectInScopeOr404(deps.db, scopeOf(principal), params.project_name);
-    return createContextIn(deps.db, deps.dialect, project, body, deps.now());
+    const now = deps.now();
+    const audit = {
+      workspace: scopeOf(principal),
+      actor: principal,
+      action: 'context.created',
+      target: { type: 'context', id: null, label: `${project.name}/${body.name}` },
+      at: now,
+    } as const;
+    return createContextIn(deps.db, deps.dialect, project, body, now, (tx) => recordAudit(tx, audit));
   });
 
   route(app, deleteContext, async ({ principal, params, deps }) => {
     const context = await contextInScopeOr404(deps.db, scopeOf(principal), params.project_name, params.context_name);
-    await contexts.deleteContext(deps.db, context.id);
+    await deps.db.transaction().execute(async (tx) => {
+      await contexts.deleteContext(tx, context.id);
+      const target = { type: 'context', id: context.id, label: `${params.project_name}/${context.name}` };
+      await recordAudit(tx, { workspace: scopeOf(principal), actor: principal, action: 'context.deleted', target, at: deps.now() });
+    });
     return { info: 'Context deleted successfully!' };
   });
 
@@ -70,6 +83,19 @@ export function contextsRoutes(app: FastifyInstance): void {
 
   route(app, rollbackContext, async ({ principal, params, body, deps, idempotency }) => {
     const context = await contextInScopeOr404(deps.db, scopeOf(principal), params.project_name, params.context_name);
-    return idempotency.transaction(deps.db, (tx) => rollbackTo(tx, context, body.commit_hash, deps.now()));
+    const now = deps.now();
+    return idempotency.transaction(deps.db, async (tx) => {
+      const answer = await rollbackTo(tx, context, body.commit_hash, now);
+      const target = { type: 'context', id: context.id, label: `${params.project_name}/${context.name}` };
+      await recordAudit(tx, {
+        workspace: scopeOf(principal),
+        actor: principal,
+        action: 'context.rolled_back',
+        target,
+        detail: { commit_hash: body.commit_hash },
+        at: now,
+      });
+      return answer;
+    });
   });
 }

@@ -24,9 +24,19 @@ export async function contextInScopeOr404(db: Conn, scope: Scope, projectName: s
  * Creates a context and answers it as the list would show it; a name taken in the project is a 400.
  * Without `is_versioned`, the project's setting decides (a versioned project's contexts are versioned).
  */
-export async function createContextIn(db: Conn, dialect: Dialect, project: { id: number; is_versioned: number }, input: NewContext, now: Date): Promise<Context> {
-  const created = await createContext(db, project.id, { ...input, is_versioned: input.is_versioned ?? project.is_versioned === 1 }, now);
-  if (!created) throw badRequestError('A context with this name already exists in the project.');
+export async function createContextIn(
+  db: Conn,
+  dialect: Dialect,
+  project: { id: number; is_versioned: number },
+  input: NewContext,
+  now: Date,
+  beforeCommit?: (tx: Conn) => Promise<void>,
+): Promise<Context> {
+  await db.transaction().execute(async (tx) => {
+    const created = await createContext(tx, project.id, { ...input, is_versioned: input.is_versioned ?? project.is_versioned === 1 }, now);
+    if (!created) throw badRequestError('A context with this name already exists in the project.');
+    await beforeCommit?.(tx);
+  });
   return (new RawJson(await contextsJson(db, dialect, project.id, { name: input.name })).parse() as Context[])[0]!;
 }
 

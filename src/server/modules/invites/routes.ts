@@ -27,6 +27,7 @@ export function invitesRoutes(app: FastifyInstance): void {
         role_name: body.role_name,
         days: body.expires_in_days ?? INVITE_DEFAULT_DAYS,
         invitedBy: principal.userId,
+        actor: principal,
         publicUrl: deps.config.publicUrl,
       },
       deps.now(),
@@ -38,8 +39,8 @@ export function invitesRoutes(app: FastifyInstance): void {
     invites: await listPendingInvites(deps.db, organization!.id, deps.now()),
   }));
 
-  route(app, cancelInvite, async ({ organization, params, deps }) => {
-    await service.cancelInvite(deps.db, organization!.id, params.invite_id, deps.now());
+  route(app, cancelInvite, async ({ organization, params, principal, deps }) => {
+    await service.cancelInvite(deps.db, organization!.id, params.invite_id, deps.now(), principal);
     return undefined;
   });
 
@@ -47,7 +48,7 @@ export function invitesRoutes(app: FastifyInstance): void {
 
   route(app, showInvite, ({ params, principal, deps }) => service.showInvite(deps.db, principal.userId, params.token, deps.now()));
 
-  route(app, acceptInvite, ({ params, principal, deps }) => service.acceptInvite(deps.db, principal.userId, params.token, deps.now()));
+  route(app, acceptInvite, ({ params, principal, deps }) => service.acceptInvite(deps.db, principal.userId, params.token, deps.now(), principal));
 
   route(app, declineInvite, ({ params, principal, deps }) => service.declineInvite(deps.db, principal.userId, params.token, deps.now()));
 

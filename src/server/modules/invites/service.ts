@@ -22,6 +22,7 @@ import { toMicros } from '../credits/repository.ts';
 import { startSession, toSession } from '../sessions/service.ts';
 import { splitName } from '../users/person-name.ts';
 import { findUser, findUserByEmail } from '../users/repository.ts';
+import { recordAudit, type AuditActor } from '../audit/service.ts';
 import { inviteMail } from './invite-mail.ts';
 import {
   closeInvite,
@@ -47,6 +48,8 @@ export interface InviteRequest {
   role_name?: string;
   days: number;
   invitedBy: string;
+  /** Who sends it, for the audit log (the inviter with the key they called with). */
+  actor: AuditActor;
   /** Where the dashboard is, for the link in the e-mail. */
   publicUrl: string;
 }
@@ -100,6 +103,14 @@ export async function sendInvite(db: Conn, request: InviteRequest, now: Date, be
       }
       const invite = await readInvite(tx, id, token.raw);
       await enqueueMail(tx, { to: email, ...inviteMail(request.publicUrl, invite, token.raw), reference: id, organizationId }, now);
+      await recordAudit(tx, {
+        workspace: { organizationId },
+        actor: request.actor,
+        action: 'invite.sent',
+        target: { type: 'invite', id, label: email },
+        detail: { role_id: roleId },
+        at: now,
+      });
       await beforeCommit?.(tx, invite);
       return invite;
     });
@@ -113,11 +124,14 @@ export async function sendInvite(db: Conn, request: InviteRequest, now: Date, be
 }
 
 /** Cancels a pending invite of the organization; anything else is not found. */
-export async function cancelInvite(db: Conn, organizationId: number, inviteId: string, now: Date): Promise<void> {
-  const row = await findInviteById(db, organizationId, inviteId);
-  if (!row || row.status !== 'pending' || !(await closeInvite(db, row.id, 'cancelled', now))) {
-    throw notFoundError('Invite not found.');
-  }
+export async function cancelInvite(db: Conn, organizationId: number, inviteId: string, now: Date, actor: AuditActor): Promise<void> {
+  await db.transaction().execute(async (tx) => {
+    const row = await findInviteById(tx, organizationId, inviteId);
+    if (!row || row.status !== 'pending' || !(await closeInvite(tx, row.id, 'cancelled', now))) {
+      throw notFoundError('Invite not found.');
+    }
+    await recordAudit(tx, { workspace: { organizationId }, actor, action: 'invite.cancelled', target: { type: 'invite', id: row.id, label: row.email }, at: now });
+  });
 }
 
 async function emailOf(db: Conn, userId: string): Promise<string | null> {
@@ -156,7 +170,7 @@ export async function showInvite(db: Conn, userId: string, token: string, now: D
 }
 
 /** Joins the organization with the invite's role and issues the organization key (shown once). */
-export async function acceptInvite(db: Conn, userId: string, token: string, now: Date): Promise<AcceptedInvite> {
+export async function acceptInvite(db: Conn, userId: string, token: string, now: Date, actor: AuditActor = { userId, keyId: null }): Promise<AcceptedInvite> {
   const row = await pendingInviteFor(db, userId, token, now);
   if (await findMembership(db, row.organization_id, userId)) {
     await closeInvite(db, row.id, 'accepted', now);
@@ -165,7 +179,16 @@ export async function acceptInvite(db: Conn, userId: string, token: string, now:
   const apiKey = await db.transaction().execute(async (tx) => {
     // Single use: only the request that flips the invite from pending gets a membership.
     if (!(await closeInvite(tx, row.id, 'accepted', now))) throw notFoundError(GONE);
-    return (await insertMembership(tx, row.organization_id, userId, row.role_id, now)).apiKey;
+    const membership = await insertMembership(tx, row.organization_id, userId, row.role_id, now);
+    await recordAudit(tx, {
+      workspace: { organizationId: row.organization_id },
+      actor,
+      action: 'invite.accepted',
+      target: { type: 'invite', id: row.id, label: row.email },
+      detail: { role_id: row.role_id },
+      at: now,
+    });
+    return membership.apiKey;
   });
   return {
     message: `You joined ${row.organization_name}.`,
@@ -231,6 +254,14 @@ export async function joinByInvite(deps: JoinDeps, token: string, name: string |
       if (!(await closeInvite(tx, row.id, 'accepted', now))) throw notFoundError(GONE);
       const { userId } = await insertAccount(tx, { email: row.email, ...splitName(name), creditsMicros: toMicros(config.signupCredits) }, now);
       await insertMembership(tx, row.organization_id, userId, row.role_id, now);
+      await recordAudit(tx, {
+        workspace: { organizationId: row.organization_id },
+        actor: { userId, keyId: null },
+        action: 'invite.accepted',
+        target: { type: 'invite', id: row.id, label: row.email },
+        detail: { role_id: row.role_id, account_created: true },
+        at: now,
+      });
       const session = await startSession(tx, userId, presentedSessionId, now);
       const invite = toInvite(row);
       return {

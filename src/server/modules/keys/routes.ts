@@ -15,15 +15,17 @@ import * as service from './service.ts';
 export function keysRoutes(app: FastifyInstance): void {
   route(app, listPersonalKeys, ({ principal, deps }) => keys.listPersonalKeys(deps.db, principal.userId));
 
-  route(app, createPersonalKey, ({ principal, body, deps }) => service.createPersonalKey(deps.db, principal.userId, body.name, deps.now()));
+  route(app, createPersonalKey, ({ principal, body, deps }) => service.createPersonalKey(deps.db, principal.userId, body.name, deps.now(), principal));
 
-  route(app, revokePersonalKey, ({ principal, params, deps }) => service.revokePersonalKey(deps.db, principal.userId, params.key_id, deps.now()));
+  route(app, revokePersonalKey, ({ principal, params, deps }) => service.revokePersonalKey(deps.db, principal.userId, params.key_id, deps.now(), principal));
 
-  route(app, revokeAllKeys, ({ principal, body, deps }) => service.revokeAllKeysConfirmed(deps.db, principal.userId, body.confirm, deps.now()));
+  route(app, revokeAllKeys, ({ principal, body, deps }) => service.revokeAllKeysConfirmed(deps.db, principal.userId, body.confirm, deps.now(), principal));
 
   route(app, listOrganizationKeys, ({ organization, deps }) => keys.listOrganizationKeys(deps.db, organization!.id));
 
   route(app, createOrganizationKey, ({ principal, organization, body, deps }) => service.createOrganizationKey(deps.db, principal, organization!, body, deps.now()));
 
-  route(app, revokeOrganizationKey, ({ organization, params, deps }) => service.revokeOrganizationKey(deps.db, organization!.id, params.key_id, deps.now()));
+  route(app, revokeOrganizationKey, ({ organization, params, principal, deps }) =>
+    service.revokeOrganizationKey(deps.db, organization!.id, params.key_id, deps.now(), principal),
+  );
 }

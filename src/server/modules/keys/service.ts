@@ -6,27 +6,40 @@ import { badRequestError, invalidField, notFoundError } from '../../domain-error
 import { findMembership } from '../organizations/repository.ts';
 import { insertPersonalKey, revokeAllKeys } from '../users/repository.ts';
 import * as keys from './repository.ts';
+import { recordAudit, type AuditActor } from '../audit/service.ts';
 
-export async function createPersonalKey(db: Conn, userId: string, name: string, now: Date) {
-  const at = now.toISOString();
-  const { id, apiKey } = await insertPersonalKey(db, userId, at, name);
-  const key = await keys.findPersonalKey(db, userId, id);
-  return { ...key!, api_key: apiKey };
+const keyTarget = (key: { id: number; name: string | null; prefix: string }) => ({ type: 'key', id: key.id, label: key.name ?? `${key.prefix}…` });
+
+export async function createPersonalKey(db: Conn, userId: string, name: string, now: Date, actor: AuditActor = { userId, keyId: null }) {
+  return db.transaction().execute(async (tx) => {
+    const { id, apiKey } = await insertPersonalKey(tx, userId, now.toISOString(), name);
+    const key = (await keys.findPersonalKey(tx, userId, id))!;
+    await recordAudit(tx, { workspace: { userId }, actor, action: 'key.created', target: keyTarget(key), at: now });
+    return { ...key, api_key: apiKey };
+  });
 }
 
-export async function revokePersonalKey(db: Conn, userId: string, keyId: number, now: Date) {
-  const key = await keys.findPersonalKey(db, userId, keyId);
-  if (!key) throw notFoundError(`API key ${keyId} not found among your personal keys.`);
-  await keys.revokeKey(db, keyId, now.toISOString());
-  return (await keys.findPersonalKey(db, userId, keyId))!;
+export async function revokePersonalKey(db: Conn, userId: string, keyId: number, now: Date, actor: AuditActor = { userId, keyId: null }) {
+  return db.transaction().execute(async (tx) => {
+    const key = await keys.findPersonalKey(tx, userId, keyId);
+    if (!key) throw notFoundError(`API key ${keyId} not found among your personal keys.`);
+    // Revoking a revoked key changes nothing, and is not logged again.
+    if (key.revoked_at === null) {
+      await keys.revokeKey(tx, keyId, now.toISOString());
+      await recordAudit(tx, { workspace: { userId }, actor, action: 'key.revoked', target: keyTarget(key), at: now });
+    }
+    return (await keys.findPersonalKey(tx, userId, keyId))!;
+  });
 }
 
 /** "Revoke all my keys": the CLI's revoke-all, behind a typed confirmation (it cannot be undone). */
-export async function revokeAllKeysConfirmed(db: Conn, userId: string, confirm: string, now: Date) {
+export async function revokeAllKeysConfirmed(db: Conn, userId: string, confirm: string, now: Date, actor: AuditActor = { userId, keyId: null }) {
   if (confirm.trim().toLowerCase() !== REVOKE_ALL_CONFIRMATION) {
     throw badRequestError(`To revoke every key you hold, send confirm: "${REVOKE_ALL_CONFIRMATION}".`);
   }
-  const { apiKey, revoked } = await revokeAllKeys(db, userId, now);
+  const { apiKey, revoked } = await revokeAllKeys(db, userId, now, (tx, count) =>
+    recordAudit(tx, { workspace: { userId }, actor, action: 'key.revoked_all', detail: { revoked: count }, at: now }),
+  );
   return {
     message: `Revoked ${revoked} key${revoked === 1 ? '' : 's'}, personal and organization ones. Browser sessions stay signed in (sign out everywhere to end them). The new personal key is shown only now.`,
     revoked,
@@ -55,17 +68,27 @@ export async function createOrganizationKey(
   }
   const membership = await findMembership(db, organization.id, principal.userId);
   if (!membership) throw notFoundError('Organization not found.');
-  const { id, apiKey } = await keys.insertOrganizationKey(
-    db,
-    { organizationId: organization.id, userId: principal.userId, membershipId: membership.id, name: input.name, permissions: input.permissions },
-    now.toISOString(),
-  );
-  return { ...(await keys.findOrganizationKey(db, organization.id, id))!, api_key: apiKey };
+  return db.transaction().execute(async (tx) => {
+    const { id, apiKey } = await keys.insertOrganizationKey(
+      tx,
+      { organizationId: organization.id, userId: principal.userId, membershipId: membership.id, name: input.name, permissions: input.permissions },
+      now.toISOString(),
+    );
+    const key = (await keys.findOrganizationKey(tx, organization.id, id))!;
+    const detail = { permissions: input.permissions };
+    await recordAudit(tx, { workspace: { organizationId: organization.id }, actor: principal, action: 'key.created', target: keyTarget(key), detail, at: now });
+    return { ...key, api_key: apiKey };
+  });
 }
 
-export async function revokeOrganizationKey(db: Conn, organizationId: number, keyId: number, now: Date): Promise<OrganizationKey> {
-  const key = await keys.findOrganizationKey(db, organizationId, keyId);
-  if (!key) throw notFoundError(`API key ${keyId} not found among this organization's keys.`);
-  await keys.revokeKey(db, keyId, now.toISOString());
-  return (await keys.findOrganizationKey(db, organizationId, keyId))!;
+export async function revokeOrganizationKey(db: Conn, organizationId: number, keyId: number, now: Date, actor: AuditActor): Promise<OrganizationKey> {
+  return db.transaction().execute(async (tx) => {
+    const key = await keys.findOrganizationKey(tx, organizationId, keyId);
+    if (!key) throw notFoundError(`API key ${keyId} not found among this organization's keys.`);
+    if (key.revoked_at === null) {
+      await keys.revokeKey(tx, keyId, now.toISOString());
+      await recordAudit(tx, { workspace: { organizationId }, actor, action: 'key.revoked', target: keyTarget(key), detail: { holder: key.holder }, at: now });
+    }
+    return (await keys.findOrganizationKey(tx, organizationId, keyId))!;
+  });
 }

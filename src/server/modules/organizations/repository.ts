@@ -113,7 +113,7 @@ export async function setMemberRole(db: Conn, membershipId: number, roleId: numb
 }
 
 /** Removes a membership and revokes that member's organization key(s), in one transaction. */
-export async function removeMembership(db: Conn, membershipId: number, now: Date): Promise<void> {
+export async function removeMembership(db: Conn, membershipId: number, now: Date, beforeCommit?: (tx: Conn) => Promise<void>): Promise<void> {
   await db.transaction().execute(async (tx) => {
     await tx
       .updateTable('api_keys')
@@ -122,6 +122,7 @@ export async function removeMembership(db: Conn, membershipId: number, now: Date
       .where('revoked_at', 'is', null)
       .execute();
     await tx.deleteFrom('memberships').where('id', '=', membershipId).execute();
+    await beforeCommit?.(tx);
   });
 }
 

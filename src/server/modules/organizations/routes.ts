@@ -32,7 +32,7 @@ export function organizationsRoutes(app: FastifyInstance): void {
   }
 
   route(app, createOrganization, async ({ body, principal, deps }) => {
-    const { organizationId, apiKey, createdAt } = await service.createOrganization(deps.db, principal.userId, body.name, deps.now());
+    const { organizationId, apiKey, createdAt } = await service.createOrganization(deps.db, principal.userId, body.name, deps.now(), principal);
     return { id: organizationId, name: body.name, owner_id: principal.userId, created_at: createdAt, api_key: apiKey };
   });
 
@@ -44,23 +44,27 @@ export function organizationsRoutes(app: FastifyInstance): void {
 
   route(app, listOrganizationMembers, ({ organization, deps }) => organizations.listMembers(deps.db, organization!.id));
 
-  route(app, addMember, ({ organization, body, deps, idempotency }) =>
-    service.addMember(deps.db, organization!.id, body, deps.now(), (tx, added) => idempotency.record(tx, added)),
+  route(app, addMember, ({ organization, body, principal, deps, idempotency }) =>
+    service.addMember(deps.db, organization!.id, body, deps.now(), (tx, added) => idempotency.record(tx, added), principal),
   );
 
-  route(app, changeMemberRole, ({ organization, params, body, deps }) => service.changeMemberRole(deps.db, organization!.id, params.user_id, body));
+  route(app, changeMemberRole, ({ organization, params, body, principal, deps }) =>
+    service.changeMemberRole(deps.db, organization!.id, params.user_id, body, principal, deps.now()),
+  );
 
-  route(app, removeMember, async ({ organization, params, deps }) => {
-    await service.removeMember(deps.db, organization!.id, params.user_id, deps.now());
+  route(app, removeMember, async ({ organization, params, principal, deps }) => {
+    await service.removeMember(deps.db, organization!.id, params.user_id, deps.now(), principal);
     return undefined;
   });
 
   route(app, listRoles, () => ({ roles: SYSTEM_ROLES.map((r) => ({ id: r.id, name: r.name, permissions: [...r.permissions] })) }));
 
-  route(app, transferOwnership, ({ organization, principal, body, deps }) => service.transferOwnership(deps.db, organization!.id, principal.userId, body));
+  route(app, transferOwnership, ({ organization, principal, body, deps }) =>
+    service.transferOwnership(deps.db, organization!.id, principal.userId, body, principal, deps.now()),
+  );
 
   route(app, leaveOrganization, ({ organization, principal, body, deps }) =>
-    service.leaveOrganization(deps.db, organization!.id, principal.userId, body.confirm_name, deps.now()),
+    service.leaveOrganization(deps.db, organization!.id, principal.userId, body.confirm_name, deps.now(), principal),
   );
 
   route(app, getOrganizationDeletion, async ({ organization, deps }) => ({

@@ -9,6 +9,8 @@ import { badRequestError, conflictError, invalidField, notFoundError } from '../
 import { deleteAssistantsIn } from '../assistants/service.ts';
 import { accountOf, chargeCredits, creditAccount, fromMicros, openAccount, toMicros } from '../credits/repository.ts';
 import { findUser } from '../users/repository.ts';
+import { recordAudit, type AuditActor } from '../audit/service.ts';
+import { personName } from '../users/person-name.ts';
 import {
   deleteOrganizationRow,
   findMembership,
@@ -46,12 +48,25 @@ export function resolveAssignableRole(roleId: number | undefined, roleName: stri
  * Creates an organization owned by `ownerId` with its billing account and the owner's organization
  * key, in one transaction (the API, the CLI and tests all create organizations here).
  */
-export async function createOrganization(db: Conn, ownerId: string, name: string, now: Date): Promise<{ organizationId: number; apiKey: string; createdAt: string }> {
+export async function createOrganization(
+  db: Conn,
+  ownerId: string,
+  name: string,
+  now: Date,
+  actor: AuditActor = { userId: ownerId, keyId: null },
+): Promise<{ organizationId: number; apiKey: string; createdAt: string }> {
   return db.transaction().execute(async (tx) => {
     const createdAt = now.toISOString();
     const organizationId = await insertOrganization(tx, ownerId, name, createdAt);
     await openAccount(tx, { organizationId }, 0, now);
     const { apiKey } = await insertMembership(tx, organizationId, ownerId, ROLE_IDS.Owner, now);
+    await recordAudit(tx, {
+      workspace: { organizationId },
+      actor,
+      action: 'organization.created',
+      target: { type: 'organization', id: organizationId, label: name },
+      at: now,
+    });
     return { organizationId, apiKey, createdAt };
   });
 }
@@ -66,14 +81,18 @@ export async function addMember(
   input: { user_id: string; role_id?: number },
   now: Date,
   beforeCommit?: (tx: Conn, added: AddedMember) => Promise<void>,
+  actor?: AuditActor,
 ): Promise<AddedMember> {
   const roleId = resolveAssignableRole(input.role_id, undefined, 'Cannot assign Owner role to a new member. Use ownership transfer instead.');
-  if (!(await findUser(db, input.user_id))) throw notFoundError(`User ${input.user_id} not found.`);
+  const user = await findUser(db, input.user_id);
+  if (!user) throw notFoundError(`User ${input.user_id} not found.`);
   if (await findMembership(db, organizationId, input.user_id)) throw conflictError(ALREADY_MEMBER);
   try {
     return await db.transaction().execute(async (tx) => {
       const { apiKey } = await insertMembership(tx, organizationId, input.user_id, roleId, now);
       const added = { message: 'Member added successfully', user_id: input.user_id, api_key: apiKey };
+      if (actor)
+        await recordAudit(tx, { workspace: { organizationId }, actor, action: 'member.added', target: memberTarget(user), detail: { role_id: roleId }, at: now });
       await beforeCommit?.(tx, added);
       return added;
     });
@@ -82,6 +101,11 @@ export async function addMember(
     if (isUniqueViolation(error)) throw conflictError(ALREADY_MEMBER);
     throw error;
   }
+}
+
+/** A person as the audit log names them. */
+function memberTarget(user: { id: string; first_name: string | null; last_name: string | null; email: string | null } | undefined, userId = user?.id ?? '') {
+  return { type: 'user', id: userId, label: user ? (personName(user.first_name, user.last_name) ?? user.email) : null };
 }
 
 /** A member of the organization other than its owner, whose role and membership are not to be touched. */
@@ -93,18 +117,38 @@ async function nonOwnerMember(db: Conn, organizationId: number, userId: string, 
 }
 
 /** Gives a member another role (never Owner, never the owner's); returns the member as listed. */
-export async function changeMemberRole(db: Conn, organizationId: number, userId: string, input: { role_id?: number; role_name?: string }): Promise<Member> {
+export async function changeMemberRole(
+  db: Conn,
+  organizationId: number,
+  userId: string,
+  input: { role_id?: number; role_name?: string },
+  actor: AuditActor,
+  now: Date,
+): Promise<Member> {
   const roleId = resolveAssignableRole(input.role_id, input.role_name, 'Cannot assign Owner role. Use ownership transfer instead.');
   const membership = await nonOwnerMember(db, organizationId, userId, 'The owner’s role cannot be changed.');
-  await setMemberRole(db, membership.id, roleId);
+  await db.transaction().execute(async (tx) => {
+    await setMemberRole(tx, membership.id, roleId);
+    const detail = { from_role_id: membership.role_id, role_id: roleId };
+    await recordAudit(tx, {
+      workspace: { organizationId },
+      actor,
+      action: 'member.role_changed',
+      target: memberTarget(await findUser(tx, userId), userId),
+      detail,
+      at: now,
+    });
+  });
   const members = await listMembers(db, organizationId);
   return members.find((m) => m.id === membership.id)!;
 }
 
 /** Removes a member (never the owner) and revokes their organization key. */
-export async function removeMember(db: Conn, organizationId: number, userId: string, now: Date): Promise<void> {
+export async function removeMember(db: Conn, organizationId: number, userId: string, now: Date, actor: AuditActor): Promise<void> {
   const membership = await nonOwnerMember(db, organizationId, userId, 'The owner cannot be removed from the organization.');
-  await removeMembership(db, membership.id, now);
+  await removeMembership(db, membership.id, now, async (tx) =>
+    recordAudit(tx, { workspace: { organizationId }, actor, action: 'member.removed', target: memberTarget(await findUser(tx, userId), userId), at: now }),
+  );
 }
 
 /** The organization as the caller named it, if `typed` (trimmed, NFC) is its name; a 400 that says so otherwise. */
@@ -124,7 +168,14 @@ export function ownerWayOut(organizationId: number): string {
  * Makes another member the Owner; the caller (the Owner) becomes an Admin. Their organization keys keep
  * working and carry the new roles from the next request (a key's role is its member's current role).
  */
-export async function transferOwnership(db: Conn, organizationId: number, ownerId: string, input: TransferOwnershipInput): Promise<OwnershipTransferred> {
+export async function transferOwnership(
+  db: Conn,
+  organizationId: number,
+  ownerId: string,
+  input: TransferOwnershipInput,
+  actor: AuditActor = { userId: ownerId, keyId: null },
+  now = new Date(),
+): Promise<OwnershipTransferred> {
   const organization = await confirmedOrganization(db, organizationId, input.confirm_name);
   if (input.user_id === ownerId) throw badRequestError('You already own this organization: choose another member.');
   if (!(await findMembership(db, organizationId, input.user_id))) {
@@ -135,6 +186,11 @@ export async function transferOwnership(db: Conn, organizationId: number, ownerI
     if (!(await moveOwnership(tx, organizationId, ownerId, input.user_id))) {
       throw conflictError('The organization’s owner or members changed meanwhile. Reload and try again.');
     }
+    // In the organization's log, and in the previous owner's own (their account's history).
+    const event = { actor, action: 'organization.ownership_transferred', target: memberTarget(await findUser(tx, input.user_id), input.user_id), at: now } as const;
+    const detail = { organization_id: organizationId, organization_name: organization.name };
+    await recordAudit(tx, { ...event, workspace: { organizationId }, detail });
+    await recordAudit(tx, { ...event, workspace: { userId: ownerId }, detail });
   });
   return {
     message: `Ownership of ${organization.name} transferred.`,
@@ -146,14 +202,29 @@ export async function transferOwnership(db: Conn, organizationId: number, ownerI
 }
 
 /** The caller leaves the organization (their keys there are revoked); its owner cannot. */
-export async function leaveOrganization(db: Conn, organizationId: number, userId: string, confirmName: string, now: Date): Promise<{ message: string }> {
+export async function leaveOrganization(
+  db: Conn,
+  organizationId: number,
+  userId: string,
+  confirmName: string,
+  now: Date,
+  actor?: AuditActor,
+): Promise<{ message: string }> {
   const organization = await confirmedOrganization(db, organizationId, confirmName);
   const membership = await findMembership(db, organizationId, userId);
   if (!membership) throw notFoundError('Organization not found.');
   if (organization.owner_id === userId || membership.role_id === ROLE_IDS.Owner) {
     throw conflictError(`You are the owner of ${organization.name}, and an organization needs its owner. ${ownerWayOut(organizationId)}`);
   }
-  await removeMembership(db, membership.id, now);
+  await removeMembership(db, membership.id, now, async (tx) =>
+    recordAudit(tx, {
+      workspace: { organizationId },
+      actor: actor ?? { userId, keyId: null },
+      action: 'member.left',
+      target: memberTarget(await findUser(tx, userId), userId),
+      at: now,
+    }),
+  );
   return { message: `You left ${organization.name}.` };
 }
 

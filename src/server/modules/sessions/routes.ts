@@ -6,6 +6,7 @@ import { deleteSession, deleteSessionsOf } from '../../auth/session-repository.t
 import { badRequest, notFound } from '../../http/errors.ts';
 import { route } from '../../http/route.ts';
 import { findUser } from '../users/repository.ts';
+import { recordAudit } from '../audit/service.ts';
 import { mailSignInLink, signInWithToken, toSession } from './service.ts';
 
 export function sessionsRoutes(app: FastifyInstance): void {
@@ -38,7 +39,18 @@ export function sessionsRoutes(app: FastifyInstance): void {
   });
 
   route(app, signOutEverywhere, async ({ req, reply, principal, deps }) => {
-    const ended = await deleteSessionsOf(deps.db, principal.userId, deps.now());
+    const now = deps.now();
+    const ended = await deps.db.transaction().execute(async (tx) => {
+      const n = await deleteSessionsOf(tx, principal.userId, now);
+      await recordAudit(tx, {
+        workspace: { userId: principal.userId },
+        actor: principal,
+        action: 'sessions.signed_out_everywhere',
+        detail: { sessions_ended: n },
+        at: now,
+      });
+      return n;
+    });
     if (principal.session) reply.header('Set-Cookie', clearedSessionCookie(req, deps.config));
     return { message: `Signed out of ${ended} session${ended === 1 ? '' : 's'}. API keys keep working: revoke them separately.`, sessions_ended: ended };
   });

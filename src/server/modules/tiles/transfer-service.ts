@@ -15,6 +15,7 @@ import {
   type ValidationResult,
 } from '../../../shared/tiles.ts';
 import { projectInScopeOr404 } from '../projects/service.ts';
+import { recordAudit } from '../audit/service.ts';
 import {
   checkpointOf,
   contentOfRow,
@@ -239,6 +240,8 @@ export async function importTemplate(
           created_ids: { tile_id: row.id, tab_id: tabId },
           warnings: [...extra, ...warnings],
         };
+        const target = { type: 'tile', id: row.id, label: `${project.name}: ${tileName}` };
+        await recordAudit(tx, { workspace: scope, actor: principal, action: 'template.imported', target, at: deps.now() });
         await beforeCommit?.(tx, response);
         return response;
       });

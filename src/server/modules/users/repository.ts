@@ -100,11 +100,17 @@ export async function rotatePersonalKey(db: Conn, userId: string, now: Date): Pr
  * Revokes every key of the person, personal and organization ones, and issues a new personal key (a leak
  * of unknown extent): CLI `key revoke-all` and the API keys page's "Revoke all my keys".
  */
-export async function revokeAllKeys(db: Conn, userId: string, now: Date): Promise<{ apiKey: string; revoked: number }> {
+export async function revokeAllKeys(
+  db: Conn,
+  userId: string,
+  now: Date,
+  beforeCommit?: (tx: Conn, revoked: number) => Promise<void>,
+): Promise<{ apiKey: string; revoked: number }> {
   return db.transaction().execute(async (tx) => {
     const at = now.toISOString();
     const result = await tx.updateTable('api_keys').set({ revoked_at: at }).where('user_id', '=', userId).where('revoked_at', 'is', null).executeTakeFirst();
     const { apiKey } = await insertPersonalKey(tx, userId, at, 'Issued by revoke all');
+    await beforeCommit?.(tx, Number(result.numUpdatedRows));
     return { apiKey, revoked: Number(result.numUpdatedRows) };
   });
 }

@@ -1,9 +1,11 @@
 import { AppShell, Burger, Group, NavLink, ScrollArea, Skeleton, Text, UnstyledButton } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { lazy, Suspense, useEffect } from 'react';
+import { lazy, Suspense, useEffect, useSyncExternalStore } from 'react';
 import { NavLink as RouterNavLink, Outlet, useLocation } from 'react-router';
 import { useWorkspace } from '../../lib/workspace.ts';
-import { NAV_ITEMS } from '../nav.ts';
+import { meQuery } from '../../data/account.ts';
+import { queryClient } from '../../lib/query-client.ts';
+import { NAV_ITEMS, navItemsFor } from '../nav.ts';
 import { ColorSchemeToggle } from './color-scheme-toggle.tsx';
 import classes from './app-layout.module.css';
 import { WorkspaceNotice } from './workspace-notice.tsx';
@@ -14,10 +16,23 @@ import { WorkspaceNotice } from './workspace-notice.tsx';
 const UserMenu = lazy(async () => ({ default: (await import('./user-menu.tsx')).UserMenu }));
 const WorkspaceSwitcher = lazy(async () => ({ default: (await import('../../features/organizations/components/workspace-switcher.tsx')).WorkspaceSwitcher }));
 
+/**
+ * The permissions of the workspace on screen, read from the cached "who am I" (the route loader asks for it)
+ * rather than with a query hook: the shell's first screen stays without react-query's hooks.
+ */
+function useCachedPermissions(): readonly string[] | undefined {
+  return useSyncExternalStore(
+    (onChange) => queryClient.getQueryCache().subscribe(onChange),
+    () => queryClient.getQueryData(meQuery.queryKey)?.key.permissions,
+    () => undefined,
+  );
+}
+
 export function AppLayout() {
   const [opened, { toggle, close }] = useDisclosure();
   const location = useLocation();
   const workspace = useWorkspace();
+  const items = navItemsFor(workspace.organizationId, useCachedPermissions());
 
   useEffect(close, [location.pathname, close]);
 
@@ -50,7 +65,7 @@ export function AppLayout() {
       </AppShell.Header>
       <AppShell.Navbar p="xs" aria-label="Main navigation">
         <ScrollArea>
-          {NAV_ITEMS.map((item) => (
+          {items.map((item) => (
             <NavLink
               key={item.to}
               component={RouterNavLink}
