@@ -1,7 +1,8 @@
 import { AppShell, Burger, Group, NavLink, ScrollArea, Skeleton, Text, UnstyledButton } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { lazy, Suspense, useEffect } from 'react';
-import { NavLink as RouterNavLink, Outlet, useLocation } from 'react-router';
+import { NavLink as RouterNavLink, Outlet, useLocation, useNavigationType } from 'react-router';
+import { LeaveGuard } from '../../components/leave-guard.tsx';
 import { useWorkspace } from '../../lib/workspace.ts';
 import { NAV_ITEMS } from '../nav.ts';
 import { ColorSchemeToggle } from './color-scheme-toggle.tsx';
@@ -20,6 +21,13 @@ export function AppLayout() {
   const workspace = useWorkspace();
 
   useEffect(close, [location.pathname, close]);
+  // A new page starts at its top (the browser keeps the old page's scroll otherwise: after hiring, the new
+  // assistant opened at its bottom). Back and Forward keep the browser's own restoring, and a #section
+  // link its own scrolling.
+  const navigationType = useNavigationType();
+  useEffect(() => {
+    if (navigationType !== 'POP' && !location.hash) window.scrollTo(0, 0);
+  }, [location.pathname, location.hash, navigationType]);
 
   return (
     <AppShell header={{ height: 56 }} navbar={{ width: 232, breakpoint: 'sm', collapsed: { mobile: !opened } }} padding="lg">
@@ -63,6 +71,7 @@ export function AppLayout() {
           ))}
         </ScrollArea>
       </AppShell.Navbar>
+      <LeaveGuard />
       <AppShell.Main id="main" tabIndex={-1}>
         <WorkspaceNotice />
         <Suspense fallback={<Skeleton height={240} radius="md" />}>
