@@ -1,5 +1,5 @@
 import { lazy, useEffect, useState } from 'react';
-import { useBlocker, type BlockerFunction } from 'react-router';
+import { useBlocker, useLocation, type BlockerFunction } from 'react-router';
 import { isSignedIn, sessionStore } from '../lib/session.ts';
 import { MountWhenOpened } from './mount-when-opened.tsx';
 
@@ -7,10 +7,12 @@ import { MountWhenOpened } from './mount-when-opened.tsx';
 const LeaveDialog = lazy(() => import('./leave-dialog.tsx'));
 
 /**
- * Every form on screen with unsaved changes holds a token here. One registry (not one blocker per form)
- * because the router allows one blocker at a time, and a page may show several forms (Account).
+ * Every form on screen with unsaved changes holds a token here, with the path of its page. One registry
+ * (not one blocker per form) because the router allows one blocker at a time, and a page may show several
+ * forms (Account). The path: the page just left may not have unmounted yet when the next navigation starts
+ * (Back pressed at once), and its forms must not hold up the page now shown.
  */
-const unsaved = new Set<symbol>();
+const unsaved = new Map<symbol, string>();
 
 /**
  * Declares that the calling form has unsaved changes while `dirty` is true: leaving its page by a link,
@@ -19,9 +21,10 @@ const unsaved = new Set<symbol>();
  */
 export function useUnsavedChanges(dirty: boolean): void {
   const [token] = useState(() => Symbol('unsaved changes'));
+  const { pathname } = useLocation();
   useEffect(() => {
     if (!dirty) return;
-    unsaved.add(token);
+    unsaved.set(token, pathname);
     const onBeforeUnload = (event: BeforeUnloadEvent) => {
       if (!unsaved.has(token)) return;
       event.preventDefault();
@@ -31,7 +34,7 @@ export function useUnsavedChanges(dirty: boolean): void {
       unsaved.delete(token);
       window.removeEventListener('beforeunload', onBeforeUnload);
     };
-  }, [dirty, token]);
+  }, [dirty, token, pathname]);
 }
 
 /**
@@ -47,7 +50,7 @@ export function leaveWithoutAsking(): void {
  * (the user's choice, or the session ended) there is nothing left to stay for.
  */
 const shouldBlock: BlockerFunction = ({ currentLocation, nextLocation }) =>
-  unsaved.size > 0 && currentLocation.pathname !== nextLocation.pathname && isSignedIn(sessionStore.get());
+  currentLocation.pathname !== nextLocation.pathname && [...unsaved.values()].includes(currentLocation.pathname) && isSignedIn(sessionStore.get());
 
 /** Rendered once by the signed-in layout: asks "Leave without saving?" when a navigation would drop unsaved changes. */
 export function LeaveGuard() {
