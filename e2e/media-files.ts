@@ -68,3 +68,30 @@ export function wavTone(seconds = 1, hz = 440, rate = 8000): Buffer {
   head.writeUInt32LE(data.length, 40);
   return Buffer.concat([head, data]);
 }
+
+/**
+ * A width×height RGB PNG of random noise: it hardly compresses, so it is as heavy as a phone photo
+ * (2600×1000 is about 7.8 MB, over the server's 5 MiB limit).
+ */
+export function noisyPngImage(width: number, height: number): Buffer {
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header[8] = 8;
+  header[9] = 2;
+  const raw = Buffer.alloc(height * (1 + width * 3));
+  let seed = 0x2545f491;
+  for (let i = 0; i < raw.length; i++) {
+    // xorshift32: deterministic, fast, and incompressible enough.
+    seed ^= seed << 13;
+    seed ^= seed >>> 17;
+    seed ^= seed << 5;
+    raw[i] = i % (1 + width * 3) === 0 ? 0 : seed & 0xff;
+  }
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', header),
+    chunk('IDAT', deflateSync(raw, { level: 1 })),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
+}

@@ -8,13 +8,16 @@ export interface FocusHeadingState {
 }
 
 /**
- * Every page's title (the page's one h1), a line saying what the page is for, and its main actions. A
- * navigation with `state: { focusHeading: true }` puts focus on the title, so that a screen reader starts
- * reading the page the person landed on (joining an organization lands on its home page).
+ * Every page's title (the page's one h1), a line saying what the page is for, and its main actions. The
+ * title takes the keyboard focus when it appears with `focus`, or after a navigation with
+ * `state: { focusHeading: true }` (after an action that opened the page: hiring, joining an organization),
+ * so that a screen reader starts there and Tab goes on from the top. (Any other move to a new page focuses
+ * it too: src/web/app/layout/use-focus-page-heading.ts.)
  */
-export function PageHeader({ title, description, actions }: { title: ReactNode; description?: ReactNode; actions?: ReactNode }) {
+export function PageHeader({ title, description, actions, focus }: { title: ReactNode; description?: ReactNode; actions?: ReactNode; focus?: boolean }) {
   const heading = useRef<HTMLHeadingElement>(null);
-  const focusHeading = (useLocation().state as FocusHeadingState | null)?.focusHeading === true;
+  const askedByNavigation = (useLocation().state as FocusHeadingState | null)?.focusHeading === true;
+  const focusHeading = focus === true || askedByNavigation;
   useEffect(() => {
     if (focusHeading) heading.current?.focus();
   }, [focusHeading]);

@@ -1,7 +1,8 @@
 import { AppShell, Burger, Group, NavLink, ScrollArea, Skeleton, Text, UnstyledButton } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { lazy, Suspense, useEffect, useSyncExternalStore } from 'react';
-import { NavLink as RouterNavLink, Outlet, useLocation } from 'react-router';
+import { NavLink as RouterNavLink, Outlet, useLocation, useNavigationType } from 'react-router';
+import { LeaveGuard } from '../../components/leave-guard.tsx';
 import { useWorkspace } from '../../lib/workspace.ts';
 import { meQuery } from '../../data/account.ts';
 import { queryClient } from '../../lib/query-client.ts';
@@ -35,6 +36,13 @@ export function AppLayout() {
   const items = navItemsFor(workspace.organizationId, useCachedPermissions());
 
   useEffect(close, [location.pathname, close]);
+  // A new page starts at its top (the browser keeps the old page's scroll otherwise: after hiring, the new
+  // assistant opened at its bottom). Back and Forward keep the browser's own restoring, and a #section
+  // link its own scrolling.
+  const navigationType = useNavigationType();
+  useEffect(() => {
+    if (navigationType !== 'POP' && !location.hash) window.scrollTo(0, 0);
+  }, [location.pathname, location.hash, navigationType]);
 
   return (
     <AppShell header={{ height: 56 }} navbar={{ width: 232, breakpoint: 'sm', collapsed: { mobile: !opened } }} padding="lg">
@@ -78,6 +86,7 @@ export function AppLayout() {
           ))}
         </ScrollArea>
       </AppShell.Navbar>
+      <LeaveGuard />
       <AppShell.Main id="main" tabIndex={-1}>
         <WorkspaceNotice />
         <Suspense fallback={<Skeleton height={240} radius="md" />}>

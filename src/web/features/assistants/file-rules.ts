@@ -13,6 +13,8 @@ export interface FileRule {
   /** What to call such a file in a sentence ("image"). */
   noun: string;
   maxBytes: number;
+  /** Files over `maxBytes` and up to this are accepted here, to be made smaller in the browser before upload (photos). */
+  reducibleUpTo?: number;
   /** The MIME type the first bytes show, or null when they match none of the accepted kinds. */
   sniff: (head: Uint8Array) => string | null;
   /** For the file picker only (the bytes decide). */
@@ -23,6 +25,8 @@ export const PHOTO_RULE: FileRule = {
   kinds: 'JPEG, PNG, WebP or GIF',
   noun: 'image',
   maxBytes: PHOTO_MAX_BYTES,
+  // A phone's photo is often over the server's limit: reduce-photo.ts scales it down first.
+  reducibleUpTo: 50 * MiB,
   sniff: sniffPhotoType,
   accept: PHOTO_ACCEPT.split(',').filter((t) => t.includes('/')),
 };
@@ -46,8 +50,9 @@ export type FileCheck = { ok: true; type: string } | { ok: false; reason: string
 /** Size first (no need to read a huge file), then the first bytes. */
 export async function checkFile(file: Blob, rule: FileRule): Promise<FileCheck> {
   if (file.size === 0) return { ok: false, reason: 'The file is empty.' };
-  if (file.size > rule.maxBytes) {
-    return { ok: false, reason: `The file is ${formatBytes(file.size)}; the limit is ${formatBytes(rule.maxBytes)}.` };
+  const limit = rule.reducibleUpTo ?? rule.maxBytes;
+  if (file.size > limit) {
+    return { ok: false, reason: `The file is ${formatBytes(file.size)}; the limit is ${formatBytes(limit)}.` };
   }
   const head = new Uint8Array(await file.slice(0, SNIFF_BYTES).arrayBuffer());
   const type = rule.sniff(head);
@@ -57,5 +62,5 @@ export async function checkFile(file: Blob, rule: FileRule): Promise<FileCheck> 
 
 /** Why a file was refused, and what to choose instead. */
 export function refusal(file: File, rule: FileRule, reason: string): string {
-  return `${file.name}: ${reason} Use a ${rule.kinds} ${rule.noun} of at most ${formatBytes(rule.maxBytes)}.`;
+  return `${file.name}: ${reason} Use a ${rule.kinds} ${rule.noun} of at most ${formatBytes(rule.reducibleUpTo ?? rule.maxBytes)}.`;
 }

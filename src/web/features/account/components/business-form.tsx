@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { CreateWithBusinessInfoInput } from '../../../../shared/account.ts';
 import { applyServerErrors, useZodForm } from '../../../lib/form.ts';
 import { CountrySelect } from '../../../components/country-select.tsx';
+import { useUnsavedChanges } from '../../../components/leave-guard.tsx';
 
 type Output = z.output<typeof CreateWithBusinessInfoInput>;
 
@@ -74,7 +75,8 @@ export function BusinessForm({
   const form = useZodForm<typeof FormSchema, BusinessFormValues>(FormSchema, {
     defaultValues: { account_type: 'individual', email: withIdentity ? '' : null, name: '', last_name: '', business_info: null, ...defaultValues },
   });
-  const { errors, isSubmitting } = form.formState;
+  const { errors, isSubmitting, isDirty } = form.formState;
+  useUnsavedChanges(isDirty);
   const accountType = form.watch('account_type');
   const biz = (errors.business_info ?? {}) as Record<string, { message?: string } | Record<string, { message?: string }>>;
   const addr = (biz.business_address ?? {}) as Record<string, { message?: string }>;
@@ -88,7 +90,9 @@ export function BusinessForm({
     }
     try {
       await onSubmit(values);
+      // Created: an empty form for the next one. Saved in place: what was saved is the new starting point.
       if (withIdentity) form.reset();
+      else form.reset(form.getValues());
     } catch (error) {
       applyServerErrors(error, form.setError);
     }

@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { ErrorAlert } from '../../../components/error-alert.tsx';
+import { useUnsavedChanges } from '../../../components/leave-guard.tsx';
 import { ApiError, errorMessage } from '../../../lib/api-client.ts';
 import { accountQueries } from '../../../data/account.ts';
 import { useSetSpendingLimit } from '../api.ts';
@@ -27,6 +28,7 @@ function SpendingLimitForm({ current }: { current: number | null }) {
   const [amount, setAmount] = useState<number | string>(current ?? '');
   const [fieldError, setFieldError] = useState<string | null>(null);
   const save = useSetSpendingLimit();
+  useUnsavedChanges(noLimit !== (current === null) || (!noLimit && amount !== (current ?? '')));
 
   const submit = (event: React.FormEvent) => {
     event.preventDefault();

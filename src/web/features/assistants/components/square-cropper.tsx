@@ -1,5 +1,5 @@
 import { Box, Button, Group, Slider, Stack, Text } from '@mantine/core';
-import { useCallback, useRef, useState, type KeyboardEvent, type PointerEvent } from 'react';
+import { useCallback, useImperativeHandle, useRef, useState, type KeyboardEvent, type PointerEvent, type Ref } from 'react';
 import { ErrorText } from '../../../components/error-text.tsx';
 
 const VIEW = 240;
@@ -15,9 +15,17 @@ function clampOffset(o: Offset, width: number, height: number): Offset {
   return { x: Math.min(0, Math.max(VIEW - width, o.x)), y: Math.min(0, Math.max(VIEW - height, o.y)) };
 }
 
-/** PNG keeps transparency (PNG, WebP, GIF sources); photos become JPEG, much smaller. */
-function outputType(sourceType: string): { type: string; quality?: number } {
-  return sourceType === 'image/jpeg' ? { type: 'image/jpeg', quality: 0.9 } : { type: 'image/png' };
+/** PNG keeps transparency (PNG, GIF sources), WebP too (a WebP, or a photo reduced to one); photos become JPEG, much smaller. */
+function outputType(sourceType: string): { type: string; quality?: number; extension: string } {
+  if (sourceType === 'image/jpeg') return { type: 'image/jpeg', quality: 0.9, extension: 'jpg' };
+  if (sourceType === 'image/webp') return { type: 'image/webp', quality: 0.9, extension: 'webp' };
+  return { type: 'image/png', extension: 'png' };
+}
+
+/** For a form that uploads the photo itself (hiring): the square as the user has set it so far. */
+export interface SquareCropperHandle {
+  /** Rejects, with a sentence to show, while the picture is still loading or cannot be drawn. */
+  crop(): Promise<File>;
 }
 
 /**
@@ -31,7 +39,9 @@ export function SquareCropper({
   onCropped,
   onCancel,
   busy,
+  ref,
 }: {
+  ref?: Ref<SquareCropperHandle>;
   src: string;
   sourceType: string;
   fileName: string;
@@ -107,35 +117,40 @@ export function SquareCropper({
     e.preventDefault();
   };
 
-  const crop = useCallback(() => {
+  const makeCrop = useCallback((): Promise<File> => {
     const img = imgRef.current;
-    if (!img || !natural) return;
+    if (!img || !natural) return Promise.reject(new Error('The photo is still loading; try again in a moment.'));
     const side = VIEW / scale; // in source pixels
     const size = Math.max(1, Math.min(MAX_OUTPUT, Math.round(side)));
     const canvas = document.createElement('canvas');
     canvas.width = size;
     canvas.height = size;
     const ctx = canvas.getContext('2d');
-    if (!ctx) {
-      setError('This browser cannot crop images. Choose a square picture instead.');
-      return;
-    }
+    if (!ctx) return Promise.reject(new Error('This browser cannot crop images. Choose a square picture instead.'));
     ctx.imageSmoothingQuality = 'high';
     ctx.drawImage(img, -offset.x / scale, -offset.y / scale, side, side, 0, 0, size, size);
-    const { type, quality } = outputType(sourceType);
-    canvas.toBlob(
-      (blob) => {
-        if (!blob) {
-          setError('The cropped picture could not be made. Try another file.');
-          return;
-        }
-        const stem = fileName.replace(/\.[^.]+$/, '') || 'photo';
-        onCropped(new File([blob], `${stem}-square.${type === 'image/jpeg' ? 'jpg' : 'png'}`, { type }));
-      },
-      type,
-      quality,
+    const { type, quality, extension } = outputType(sourceType);
+    return new Promise((resolve, reject) =>
+      canvas.toBlob(
+        (blob) => {
+          if (!blob) {
+            reject(new Error('The cropped picture could not be made. Try another file.'));
+            return;
+          }
+          const stem = fileName.replace(/\.[^.]+$/, '') || 'photo';
+          resolve(new File([blob], `${stem}-square.${blob.type === type ? extension : 'png'}`, { type: blob.type || type }));
+        },
+        type,
+        quality,
+      ),
     );
-  }, [natural, scale, offset, sourceType, fileName, onCropped]);
+  }, [natural, scale, offset, sourceType, fileName]);
+
+  useImperativeHandle(ref, () => ({ crop: makeCrop }), [makeCrop]);
+
+  const crop = () => {
+    makeCrop().then(onCropped, (e: Error) => setError(e.message));
+  };
 
   return (
     <Stack gap="sm" align="flex-start">

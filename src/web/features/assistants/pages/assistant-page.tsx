@@ -8,6 +8,7 @@ import { ABOUT_MAX, AGE_MAX, AGE_MIN, DEPLOY_ENVS, DESKTOP_SYSTEMS, UpdateAssist
 import { countryName } from '../../../../shared/countries.ts';
 import { assistantDisplayName } from '../../../../shared/assistant-name.ts';
 import { confirmDelete } from '../../../components/confirm-delete.tsx';
+import { leaveWithoutAsking, useUnsavedChanges } from '../../../components/leave-guard.tsx';
 import { ErrorAlert } from '../../../components/error-alert.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
 import { TimezoneSelect } from '../../../components/timezone-select.tsx';
@@ -107,6 +108,7 @@ function ConfigForm({ assistant, canWrite }: { assistant: Assistant; canWrite: b
   const form = useZodForm(ConfigSchema, { defaultValues: toValues(assistant) });
   const { control } = form;
   const { errors, isSubmitting, dirtyFields, isDirty } = form.formState;
+  useUnsavedChanges(isDirty);
   const text = (field: keyof ConfigValues) => textField(form, field);
 
   const submit = form.handleSubmit(async (values) => {
@@ -262,6 +264,7 @@ export function AssistantPage() {
     onSuccess: (_r, deleted) => notifications.show({ color: 'teal', message: `${assistantDisplayName(deleted)} was deleted.` }),
   });
   const canWrite = !missingPermission(me.data, 'assistant:write');
+  const justHired = (location.state as { hired?: boolean } | null)?.hired === true;
   const cannotDelete = missingPermission(me.data, 'assistant:delete');
 
   // A link to a section (#voice from the voices page) scrolls there once the page is drawn.
@@ -304,7 +307,14 @@ export function AssistantPage() {
       title: `Delete ${name}?`,
       message: 'The assistant and its configuration are removed. Credits spent on hiring are not refunded.',
       confirmLabel: 'Delete assistant',
-      onConfirm: () => remove.mutate(a, { onSuccess: () => void navigate(workspace.path('/assistants')) }),
+      onConfirm: () =>
+        remove.mutate(a, {
+          onSuccess: () => {
+            // Unsaved edits of a deleted assistant are nothing to ask about.
+            leaveWithoutAsking();
+            void navigate(workspace.path('/assistants'));
+          },
+        }),
     });
 
   return (
@@ -319,6 +329,8 @@ export function AssistantPage() {
           </Group>
         }
         description={`Hired ${dateTime.format(new Date(a.created_at))} · updated ${dateTime.format(new Date(a.updated_at))}`}
+        // Just hired (hire-assistant-page.tsx): start at the name, where the success was announced.
+        focus={justHired}
         actions={
           <Button component={Link} to={workspace.path('/assistants')} variant="default">
             All assistants

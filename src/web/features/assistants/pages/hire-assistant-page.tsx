@@ -2,6 +2,7 @@ import { Accordion, Alert, Button, Code, Group, Paper, SimpleGrid, Skeleton, Sta
 import { IconAlertTriangle, IconCoins } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { notifications } from '@mantine/notifications';
+import { useRef } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { ABOUT_MAX, AGE_MAX, AGE_MIN, CreateAssistantInput, DEFAULT_COUNTRY, FICTIONAL_PHONE_COUNTRIES } from '../../../../shared/assistants.ts';
 import { countryName } from '../../../../shared/countries.ts';
@@ -17,7 +18,8 @@ import { NumberField, SelectField, SwitchField, textField } from '../../../lib/f
 import { useApiMutation } from '../../../lib/mutation.ts';
 import { missingPermission, useMe } from '../../../lib/use-me.ts';
 import { Section } from '../../../components/section.tsx';
-import { PhotoUploader } from '../components/photo-uploader.tsx';
+import { PhotoUploader, type PhotoUploaderHandle } from '../components/photo-uploader.tsx';
+import { leaveWithoutAsking, useUnsavedChanges } from '../../../components/leave-guard.tsx';
 import { PreHireChatEditor } from '../components/pre-hire-chat-editor.tsx';
 import { AssistantVoiceField, WorkLimitFields } from '../components/assistant-form-fields.tsx';
 import { DESKTOP_OPTIONS, formatNumber } from '../format.ts';
@@ -87,7 +89,8 @@ export function HireAssistantPage() {
   const create = useApiMutation(assistantMutations.create, {
     onSuccess: (assistant) => {
       client.setQueryData(assistantKeys.detail(Number(assistant.agent_id)), assistant);
-      notifications.show({ color: 'teal', message: `${assistantDisplayName(assistant)} was hired.` });
+      // A status, not an alert: good news is announced without interrupting.
+      notifications.show({ color: 'teal', message: `${assistantDisplayName(assistant)} was hired.`, role: 'status' });
     },
   });
   const cannotHire = missingPermission(me.data, 'assistant:write');
@@ -115,16 +118,32 @@ export function HireAssistantPage() {
       create_infra: true,
     },
   });
-  const { errors, isSubmitting } = form.formState;
+  const { errors, isSubmitting, isDirty } = form.formState;
+  // The photo in the cropper counts too (PhotoUploader says so itself).
+  useUnsavedChanges(isDirty);
+  const photoUploader = useRef<PhotoUploaderHandle>(null);
   const cost = pricing.data?.assistant_cost;
   const balance = credits.data?.credits;
   const short = cost !== undefined && balance !== undefined && balance < cost;
   const name = [form.watch('first_name'), form.watch('surname')].filter(Boolean).join(' ');
 
+  // eslint-disable-next-line react-hooks/refs -- handleSubmit runs this on submit, never while rendering
   const submit = form.handleSubmit(async (values) => {
+    // A photo chosen but not yet uploaded goes up now, cropped as the cropper shows it.
+    const pending = (await photoUploader.current?.uploadPending()) ?? { kind: 'none' };
+    if (pending.kind === 'failed') {
+      form.setError('root.server', {
+        type: 'photo',
+        message: `The photo was not uploaded (${pending.message}), so nothing was hired. Choose the photo again, another one, or none, and hire again.`,
+      });
+      return;
+    }
+    const profile_photo = pending.kind === 'uploaded' ? pending.photo.url : values.profile_photo;
     try {
-      const assistant = await create.mutateAsync({ ...values, pre_hire_chat: values.pre_hire_chat?.length ? values.pre_hire_chat : undefined });
-      void navigate(workspace.path(`/assistants/${assistant.agent_id}`));
+      const assistant = await create.mutateAsync({ ...values, profile_photo, pre_hire_chat: values.pre_hire_chat?.length ? values.pre_hire_chat : undefined });
+      leaveWithoutAsking();
+      // The new page opens at its top with its heading focused (assistant-page.tsx reads `hired`).
+      void navigate(workspace.path(`/assistants/${assistant.agent_id}`), { state: { hired: true } });
     } catch (error) {
       if (error instanceof ApiError && error.status === 402) {
         form.setError('root.server', {
@@ -181,7 +200,9 @@ export function HireAssistantPage() {
 
           <Section id="photo" title="Photo" description="Shown as its avatar.">
             <PhotoUploader
+              ref={photoUploader}
               name={name}
+              pendingNote="Not uploaded yet: hiring uploads it as cropped here."
               currentUrl={form.watch('profile_photo')}
               onUploaded={(photo) => form.setValue('profile_photo', photo.url, { shouldDirty: true })}
               onRemove={() => form.setValue('profile_photo', null, { shouldDirty: true })}
@@ -247,7 +268,11 @@ export function HireAssistantPage() {
                 organization={me.data?.key.kind === 'organization'}
               />
               {errors.root?.server && (
-                <Alert color="red" role="alert" title={errors.root.server.type === 'credits' ? 'Not enough credits' : 'Could not hire'}>
+                <Alert
+                  color="red"
+                  role="alert"
+                  title={errors.root.server.type === 'credits' ? 'Not enough credits' : errors.root.server.type === 'photo' ? 'Photo not uploaded' : 'Could not hire'}
+                >
                   {errors.root.server.message}
                 </Alert>
               )}
