@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { accountRoutes } from './account/routes.ts';
+import { adminRoutes } from './admin/routes.ts';
 import { assistantsRoutes } from './assistants/routes.ts';
 import { contextsRoutes } from './contexts/routes.ts';
 import { creditsRoutes } from './credits/routes.ts';
@@ -28,6 +29,7 @@ export async function registerModules(app: FastifyInstance): Promise<void> {
   organizationsRoutes(app);
   invitesRoutes(app);
   accountRoutes(app);
+  adminRoutes(app);
   keysRoutes(app);
   customEndpointRoutes(app);
   await assistantsRoutes(app);
