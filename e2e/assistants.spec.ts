@@ -134,8 +134,15 @@ test.describe('assistants', () => {
   test('short credits are explained before submitting, and a 402 from the server reads clearly', async ({ page, roster }) => {
     const poor = await roster.createUser({ name: 'Pete Poor', credits: 5 });
     await signIn(page, poor.api_key, '/assistants/new');
-    await expect(page.getByText('Not enough credits', { exact: true })).toBeVisible();
-    await expect(page.getByText('Hiring costs 10 credits and this workspace has 5.')).toBeVisible();
+    // One message, in the person's words, saying where credits come from (no server command).
+    await expect(page.getByText('Not enough credits', { exact: true })).toHaveCount(1);
+    await expect(page.getByText('Hiring costs 10 credits, and you have 5: at least 5 more are needed.')).toBeVisible();
+    await expect(page.getByRole('alert').filter({ hasText: 'Not enough credits' })).toContainText(
+      /administrators? of this Roster instance|You administer this Roster instance/,
+    );
+    await expect(page.getByText(/npm run|roster --/)).toHaveCount(0);
+    // The balance is in the header on every page.
+    await expect(page.getByRole('status', { name: '5 credits in Personal workspace' })).toBeVisible();
     await expect(page.getByRole('button', { name: 'Hire for 10 credits' })).toBeDisabled();
     await checkA11y(page);
 
@@ -146,9 +153,9 @@ test.describe('assistants', () => {
     await expect(page.getByRole('button', { name: 'Hire for 10 credits' })).toBeEnabled();
     await roster.api(racer.api_key).post('/v0/assistant', { first_name: 'Early', create_infra: false });
     await page.getByRole('button', { name: 'Hire for 10 credits' }).click();
-    const alert = page.getByRole('alert').filter({ hasText: 'Insufficient credits to create an assistant.' });
-    await expect(alert).toBeVisible();
-    await expect(alert).toContainText('Not enough credits');
+    // The balance is read again, and the same single message says what is missing.
+    await expect(page.getByText('Hiring costs 10 credits, and you have 0: at least 10 more are needed.')).toBeVisible();
+    await expect(page.getByText('Not enough credits', { exact: true })).toHaveCount(1);
     await expect(page).toHaveURL(/\/assistants\/new$/);
     await checkA11y(page);
   });

@@ -1,7 +1,9 @@
 import { AppShell, Burger, Group, NavLink, ScrollArea, Skeleton, Text, UnstyledButton } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { lazy, Suspense, useEffect } from 'react';
+import { IconShieldCog } from '@tabler/icons-react';
 import { NavLink as RouterNavLink, Outlet, useLocation } from 'react-router';
+import { useMe } from '../../lib/use-me.ts';
 import { useWorkspace } from '../../lib/workspace.ts';
 import { NAV_ITEMS } from '../nav.ts';
 import { ColorSchemeToggle } from './color-scheme-toggle.tsx';
@@ -12,12 +14,14 @@ import { WorkspaceNotice } from './workspace-notice.tsx';
 // shell's first paint, in their own chunks: the first screen stays well inside its JavaScript budget.
 // Until then the same skeletons show as while the account is loading.
 const UserMenu = lazy(async () => ({ default: (await import('./user-menu.tsx')).UserMenu }));
+const CreditBalance = lazy(async () => ({ default: (await import('./credit-balance.tsx')).CreditBalance }));
 const WorkspaceSwitcher = lazy(async () => ({ default: (await import('../../features/organizations/components/workspace-switcher.tsx')).WorkspaceSwitcher }));
 
 export function AppLayout() {
   const [opened, { toggle, close }] = useDisclosure();
   const location = useLocation();
   const workspace = useWorkspace();
+  const isAdmin = useMe().data?.is_admin === true;
 
   useEffect(close, [location.pathname, close]);
 
@@ -41,6 +45,9 @@ export function AppLayout() {
             </Suspense>
           </Group>
           <Group gap="xs" wrap="nowrap">
+            <Suspense fallback={<Skeleton height={24} width={80} />}>
+              <CreditBalance />
+            </Suspense>
             <ColorSchemeToggle />
             <Suspense fallback={<Skeleton height={34} width={34} circle />}>
               <UserMenu />
@@ -61,6 +68,8 @@ export function AppLayout() {
               leftSection={<item.icon size={18} stroke={1.7} aria-hidden />}
             />
           ))}
+          {/* Instance administration is not in a workspace: the same address from every one. */}
+          {isAdmin && <NavLink component={RouterNavLink} to="/admin" label="Admin" leftSection={<IconShieldCog size={18} stroke={1.7} aria-hidden />} />}
         </ScrollArea>
       </AppShell.Navbar>
       <AppShell.Main id="main" tabIndex={-1}>
