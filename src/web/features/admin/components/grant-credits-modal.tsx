@@ -60,7 +60,10 @@ export function GrantCreditsModal({ target, onClose }: { target: GrantTarget; on
           <NumberInput
             label="Credits to grant"
             value={amount}
-            onChange={(v) => setAmount(typeof v === 'number' ? v : '')}
+            onChange={(v) => {
+              setAmount(typeof v === 'number' ? v : '');
+              setErrors((e) => ({ ...e, amount: undefined }));
+            }}
             min={0}
             decimalScale={6}
             clampBehavior="none"
@@ -72,7 +75,10 @@ export function GrantCreditsModal({ target, onClose }: { target: GrantTarget; on
             label="Reason"
             description="Kept with the grant, for the record (e.g. “Pilot for the sales team”)."
             value={reason}
-            onChange={(e) => setReason(e.currentTarget.value)}
+            onChange={(e) => {
+              setReason(e.currentTarget.value);
+              setErrors((current) => ({ ...current, reason: undefined }));
+            }}
             error={errors.reason}
             maxLength={500}
             autosize

@@ -60,15 +60,19 @@ export function UsersPanel({ selfId }: { selfId: string }) {
                 <Table.Td>
                   <Group gap={4} wrap="nowrap">
                     {user.disabled_at ? (
-                      <Badge color="red" variant="filled" autoContrast>
+                      <Badge color="red" variant="filled" autoContrast style={{ flexShrink: 0 }}>
                         Disabled
                       </Badge>
                     ) : (
-                      <Badge color="teal" variant="light">
+                      <Badge color="teal.9" variant="filled" style={{ flexShrink: 0 }}>
                         Active
                       </Badge>
                     )}
-                    {user.is_admin && <Badge variant="outline">Admin</Badge>}
+                    {user.is_admin && (
+                      <Badge variant="outline" style={{ flexShrink: 0 }}>
+                        Admin
+                      </Badge>
+                    )}
                   </Group>
                 </Table.Td>
                 <Table.Td>{user.organization_count}</Table.Td>
@@ -97,15 +101,16 @@ export function UsersPanel({ selfId }: { selfId: string }) {
                     </Button>
                   ) : user.user_id === selfId ? (
                     <Tooltip label="You cannot disable your own account">
-                      <Button size="xs" color="red" variant="outline" data-disabled aria-disabled onClick={(e) => e.preventDefault()}>
+                      <Button size="xs" variant="default" c="var(--mantine-color-error)" data-disabled aria-disabled onClick={(e) => e.preventDefault()}>
                         Disable
                       </Button>
                     </Tooltip>
                   ) : (
                     <Button
                       size="xs"
-                      color="red"
-                      variant="outline"
+                      // The theme's error colour: AA contrast in both schemes (Mantine's red.6 is not).
+                      variant="default"
+                      c="var(--mantine-color-error)"
                       aria-label={`Disable ${user.email ?? user.name}`}
                       loading={disable.isPending && disable.variables === user.user_id}
                       onClick={() => askDisable(user)}
