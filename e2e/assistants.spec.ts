@@ -160,6 +160,21 @@ test.describe('assistants', () => {
     await checkA11y(page);
   });
 
+  test('an organization short of credits tells its owner where credits come from, and links to moving their own', async ({ page, roster }) => {
+    const owner = await roster.createUser({ name: 'Olga Owner' });
+    const org = await roster.createOrg({ ownerEmail: owner.email });
+    await signIn(page, owner.api_key, `/o/${org.organization_id}/assistants/new`);
+    const alert = page.getByRole('alert').filter({ hasText: 'Not enough credits' });
+    await expect(alert).toContainText(`Hiring costs 10 credits, and ${org.name} has 0: at least 10 more are needed.`);
+    await expect(alert).toContainText('ask an administrator of this Roster instance to grant it some');
+    await expect(page.getByRole('status', { name: `0 credits in ${org.name}` })).toBeVisible();
+    await checkA11y(page);
+    if (process.env.E2E_SCREENSHOTS) await page.screenshot({ path: `${process.env.E2E_SCREENSHOTS}/hire-not-enough-credits.png`, fullPage: true });
+    await alert.getByRole('link', { name: 'move credits from your personal balance to this organization' }).click();
+    await expect(page).toHaveURL(new RegExp(`/o/${org.organization_id}/organization\\?tab=settings$`));
+    await expect(page.getByRole('heading', { name: 'Move credits to this organization' })).toBeVisible();
+  });
+
   test('a server-side rule lands on its field: a spending cap above the account limit', async ({ page, roster }) => {
     const user = await roster.createUser({ name: 'Cap Tester', credits: 20 });
     const api = roster.api(user.api_key);
