@@ -1,5 +1,5 @@
 import type { APIRequestContext, Page } from '@playwright/test';
-import { checkA11y, expect, signIn, test, unique } from './fixtures.ts';
+import { checkA11y, expect, signIn, signInByEmail, test, unique } from './fixtures.ts';
 
 const shots = process.env.E2E_SCREENSHOTS;
 /** A screenshot to look at (only when E2E_SCREENSHOTS names a folder). */
@@ -14,16 +14,22 @@ async function callWith(request: APIRequestContext, key: string) {
 }
 
 test.describe('Admin area', () => {
-  test('an administrator finds a person, grants credits with a reason, sees the grant, and disables the person, whose key is then refused', async ({
+  test('an administrator finds a person, grants credits with a reason, sees the grant, and disables the person, whose key and session are then refused', async ({
     page,
+    browser,
     request,
     roster,
   }) => {
+    // A whole journey in two browsers: more than the default time on a loaded machine.
+    test.slow();
     const admin = await roster.createUser({ name: 'Ida Admin' });
     await roster.grantAdmin(admin.email);
     const target = await roster.createUser({ name: 'Tom Target', email: `${unique('target')}@example.com` });
     const org = await roster.createOrg({ ownerEmail: target.email, name: unique('Target Org') });
     expect((await callWith(request, target.api_key)).status).toBe(200);
+    // The person is signed in by e-mail link (a session) in their own browser.
+    const theirs = await (await browser.newContext()).newPage();
+    await signInByEmail(theirs, target.email);
 
     await signIn(page, admin.api_key);
     await page.getByRole('navigation', { name: 'Main navigation' }).getByRole('link', { name: 'Admin' }).click();
@@ -86,6 +92,11 @@ test.describe('Admin area', () => {
     expect(refused.status).toBe(401);
     expect(refused.body.detail).toMatch(/disabled by an instance administrator/);
     expect((await callWith(request, org.api_key)).status).toBe(401);
+    // Their session ends at their next click, and the sign-in page says why.
+    await theirs.getByRole('navigation', { name: 'Main navigation' }).getByRole('link', { name: 'Projects' }).click();
+    await expect(theirs.getByText(/disabled by an instance administrator/)).toBeVisible();
+    await expect(theirs).toHaveURL(/\/sign-in/);
+    await theirs.context().close();
     // An administrator cannot disable themselves: their own row offers no working Disable.
     await page.getByLabel('Search people').fill(admin.email);
     const own = page.getByRole('row').filter({ hasText: admin.email });

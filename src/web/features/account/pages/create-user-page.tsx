@@ -21,7 +21,7 @@ export function CreateUserPage() {
       description={
         <>
           Create an account for a colleague. Their API key is shown once: hand it over securely.{' '}
-          <Anchor component={Link} to="/admin">
+          <Anchor component={Link} to="/admin" underline="always">
             Back to Admin
           </Anchor>
         </>

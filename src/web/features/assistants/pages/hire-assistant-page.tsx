@@ -52,7 +52,7 @@ function NotEnoughCredits({ cost, balance }: { cost: number; balance: number }) 
         {isAdmin ? (
           <Text size="sm">
             You administer this Roster instance:{' '}
-            <Anchor component={Link} to={inOrganization ? '/admin?tab=organizations' : '/admin'}>
+            <Anchor underline="always" component={Link} to={inOrganization ? '/admin?tab=organizations' : '/admin'}>
               grant credits in the Admin area
             </Anchor>
             , then hire.
@@ -60,7 +60,7 @@ function NotEnoughCredits({ cost, balance }: { cost: number; balance: number }) 
         ) : inOrganization && key?.role_name === 'Owner' ? (
           <Text size="sm">
             As its owner, you can{' '}
-            <Anchor component={Link} to={workspace.path('/organization?tab=settings')}>
+            <Anchor underline="always" component={Link} to={workspace.path('/organization?tab=settings')}>
               move credits from your personal balance to this organization
             </Anchor>
             , or ask an administrator of this Roster instance to grant it some.
