@@ -57,7 +57,8 @@ export function UsersPanel({ selfId }: { selfId: string }) {
               <Table.Tr key={user.user_id}>
                 <Table.Td>{user.name ?? '—'}</Table.Td>
                 <Table.Td>{user.email ?? '—'}</Table.Td>
-                <Table.Td>
+                {/* Wide enough for both badges: a squeezed column cut "Active" to "ACTI…". */}
+                <Table.Td style={{ minWidth: 150 }}>
                   <Group gap={4} wrap="nowrap">
                     {user.disabled_at ? (
                       <Badge color="red" variant="filled" autoContrast style={{ flexShrink: 0 }}>
