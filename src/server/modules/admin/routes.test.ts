@@ -216,7 +216,7 @@ describe('admin lists', () => {
     expect(page1).toMatchObject({ total: 5, page: 1, per_page: 2 });
     expect(page1.items).toHaveLength(2);
     expect(page3.items).toHaveLength(1);
-    expect((await search('')).items[0]).toMatchObject({ is_admin: false, credits: 50, organization_count: 0, disabled_at: null });
+    expect((await search('search=member0')).items[0]).toMatchObject({ is_admin: false, credits: 50, organization_count: 0, disabled_at: null });
     expect((await t.request('GET', '/v0/admin/users?per_page=500', { key: admin.apiKey })).statusCode).toBe(422);
   });
 
