@@ -130,8 +130,12 @@ test.describe('account', () => {
     await signIn(page, member.api_key, '/account');
     await expect(page.getByRole('heading', { name: 'Account', level: 1 })).toBeVisible();
     await expect(page.getByRole('link', { name: 'Create a user' })).toHaveCount(0);
+    // The old address leads to the form in the Admin area, which tells a non-administrator why not.
     await page.goto('/account/create-user');
-    await expect(page.getByText('Only instance administrators create accounts')).toBeVisible();
+    await expect(page).toHaveURL(/\/admin\/users\/new$/);
+    await expect(page.getByRole('alert').filter({ hasText: 'You are not allowed here' })).toContainText(
+      'Only the administrators of this Roster instance create accounts for other people',
+    );
 
     const admin = await roster.createUser({ name: 'Ada Admin' });
     await roster.grantAdmin(admin.email);

@@ -134,8 +134,15 @@ test.describe('assistants', () => {
   test('short credits are explained before submitting, and a 402 from the server reads clearly', async ({ page, roster }) => {
     const poor = await roster.createUser({ name: 'Pete Poor', credits: 5 });
     await signIn(page, poor.api_key, '/assistants/new');
-    await expect(page.getByText('Not enough credits', { exact: true })).toBeVisible();
-    await expect(page.getByText('Hiring costs 10 credits and this workspace has 5.')).toBeVisible();
+    // One message, in the person's words, saying where credits come from (no server command).
+    await expect(page.getByText('Not enough credits', { exact: true })).toHaveCount(1);
+    await expect(page.getByText('Hiring costs 10 credits, and you have 5: at least 5 more are needed.')).toBeVisible();
+    await expect(page.getByRole('alert').filter({ hasText: 'Not enough credits' })).toContainText(
+      /administrators? of this Roster instance|You administer this Roster instance/,
+    );
+    await expect(page.getByText(/npm run|roster --/)).toHaveCount(0);
+    // The balance is in the header on every page.
+    await expect(page.getByRole('status', { name: '5 credits in Personal workspace' })).toBeVisible();
     await expect(page.getByRole('button', { name: 'Hire for 10 credits' })).toBeDisabled();
     await checkA11y(page);
 
@@ -146,11 +153,26 @@ test.describe('assistants', () => {
     await expect(page.getByRole('button', { name: 'Hire for 10 credits' })).toBeEnabled();
     await roster.api(racer.api_key).post('/v0/assistant', { first_name: 'Early', create_infra: false });
     await page.getByRole('button', { name: 'Hire for 10 credits' }).click();
-    const alert = page.getByRole('alert').filter({ hasText: 'Insufficient credits to create an assistant.' });
-    await expect(alert).toBeVisible();
-    await expect(alert).toContainText('Not enough credits');
+    // The balance is read again, and the same single message says what is missing.
+    await expect(page.getByText('Hiring costs 10 credits, and you have 0: at least 10 more are needed.')).toBeVisible();
+    await expect(page.getByText('Not enough credits', { exact: true })).toHaveCount(1);
     await expect(page).toHaveURL(/\/assistants\/new$/);
     await checkA11y(page);
+  });
+
+  test('an organization short of credits tells its owner where credits come from, and links to moving their own', async ({ page, roster }) => {
+    const owner = await roster.createUser({ name: 'Olga Owner' });
+    const org = await roster.createOrg({ ownerEmail: owner.email });
+    await signIn(page, owner.api_key, `/o/${org.organization_id}/assistants/new`);
+    const alert = page.getByRole('alert').filter({ hasText: 'Not enough credits' });
+    await expect(alert).toContainText(`Hiring costs 10 credits, and ${org.name} has 0: at least 10 more are needed.`);
+    await expect(alert).toContainText('ask an administrator of this Roster instance to grant it some');
+    await expect(page.getByRole('status', { name: `0 credits in ${org.name}` })).toBeVisible();
+    await checkA11y(page);
+    if (process.env.E2E_SCREENSHOTS) await page.screenshot({ path: `${process.env.E2E_SCREENSHOTS}/hire-not-enough-credits.png`, fullPage: true });
+    await alert.getByRole('link', { name: 'move credits from your personal balance to this organization' }).click();
+    await expect(page).toHaveURL(new RegExp(`/o/${org.organization_id}/organization\\?tab=settings$`));
+    await expect(page.getByRole('heading', { name: 'Move credits to this organization' })).toBeVisible();
   });
 
   test('a server-side rule lands on its field: a spending cap above the account limit', async ({ page, roster }) => {

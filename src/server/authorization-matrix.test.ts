@@ -84,6 +84,12 @@ const EXAMPLES: Record<
   getClassification: {},
   // The email form, whose refusal is the point for organization keys; a taken e-mail keeps it harmless.
   createUserWithBusinessInfo: { body: { account_type: 'individual', email: null } },
+  listAdminUsers: { query: { search: 'a' } },
+  disableUser: { params: { user_id: 'someone' } },
+  enableUser: { params: { user_id: 'someone' } },
+  listAdminOrganizations: {},
+  listCreditGrants: {},
+  grantCredits: { body: { organization_id: 1, amount: 5, reason: 'matrix' } },
   // A confirmation that does not match: allowed callers get 400, nothing is deleted.
   deleteAccount: { body: { confirm_email: 'not-this-account@example.com' } },
   getSpendingLimit: {},
@@ -150,6 +156,9 @@ function expected(op: AnyOperation, callerKind: Caller, target: Target, roleId: 
       return 'allowed';
     case 'account':
       return caller === 'personal' ? 'allowed' : 403;
+    case 'instance-admin':
+      // The person is not an instance administrator (the organization's owner, created first, is).
+      return 403;
     case 'scope':
       return caller === 'personal' || can(keyRole, op.access.permission) ? 'allowed' : 403;
     case 'organization': {
@@ -178,6 +187,8 @@ function expectedInWorkspace(op: AnyOperation, target: Target, roleId: number, w
     case 'signed-in':
     case 'account':
       return 'allowed';
+    case 'instance-admin':
+      return 403;
     case 'scope':
       return can(workspaceRole, op.access.permission) ? 'allowed' : 403;
     case 'organization':

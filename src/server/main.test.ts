@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import Sqlite from 'better-sqlite3';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -73,6 +74,17 @@ describe('CLI', { timeout: 60_000 }, () => {
 
     const orgCredits = await cli(dir, 'credits', 'add', '--org-id', String(org.organization_id), '--amount', '30');
     expect(JSON.parse(orgCredits.stdout)).toEqual({ organization_id: org.organization_id, name: 'Acme', credits: 30 });
+    const reasoned = await cli(dir, 'credits', 'add', '--org-id', String(org.organization_id), '--amount', '2', '--reason', 'Launch week');
+    expect(JSON.parse(reasoned.stdout).credits).toBe(32);
+    // Each is recorded as a grant by "cli", as the Admin area lists grants.
+    const file = new Sqlite(path.join(dir, 'roster.db'), { readonly: true });
+    const grants = file.prepare('select granted_by, recipient, amount_micros, reason, balance_after_micros from credit_grants order by id').all();
+    file.close();
+    expect(grants).toEqual([
+      { granted_by: 'cli', recipient: 'ann@example.com', amount_micros: 5_500_000, reason: 'Added with the CLI (credits add)', balance_after_micros: 25_500_000 },
+      { granted_by: 'cli', recipient: 'Acme', amount_micros: 30_000_000, reason: 'Added with the CLI (credits add)', balance_after_micros: 30_000_000 },
+      { granted_by: 'cli', recipient: 'Acme', amount_micros: 2_000_000, reason: 'Launch week', balance_after_micros: 32_000_000 },
+    ]);
     const noOrg = await cli(dir, 'credits', 'add', '--org-id', '99999', '--amount', '1');
     expect(noOrg.code).toBe(2);
     expect(noOrg.stderr).toContain('No organization with id 99999');

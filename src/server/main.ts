@@ -11,7 +11,8 @@ import { createAccount } from './modules/account/service.ts';
 import { findUserByEmail, grantAdmin, revokeAllKeys, rotatePersonalKey } from './modules/users/repository.ts';
 import { splitName } from './modules/users/person-name.ts';
 import { createOrganization } from './modules/organizations/service.ts';
-import { accountOf, addCredits, fromMicros, toMicros } from './modules/credits/repository.ts';
+import { accountOf, addCredits, toMicros } from './modules/credits/repository.ts';
+import { grantCredits } from './modules/admin/service.ts';
 import { email as emailSchema } from '../shared/common.ts';
 import { backupSqlite, restoreSqlite, sqliteFileOf } from './db/backup.ts';
 import { operatorSignInLink } from './modules/sessions/service.ts';
@@ -21,8 +22,8 @@ const USAGE = `Usage: npm run roster -- <command>
   serve                                             run the API and dashboard (what npm start runs)
   user create --email E [--name N] [--credits C]    → {"user_id","email","api_key"}
   org create --owner-email E --name N               → {"organization_id","name","api_key"} (owner's org key)
-  credits add --email E --amount N                  → {"user_id","email","credits"}
-  credits add --org-id ID --amount N                → {"organization_id","name","credits"}
+  credits add --email E --amount N [--reason R]     → {"user_id","email","credits"} (recorded as a grant by "cli")
+  credits add --org-id ID --amount N [--reason R]   → {"organization_id","name","credits"}
   key rotate --email E                              → {"user_id","email","api_key","organization_keys_still_valid"} (old personal key revoked)
   key revoke-all --email E                          → {"user_id","email","api_key","revoked_keys"} (every key revoked, a new personal one)
   admin grant --email E                             → {"user_id","email","is_admin"} (may create accounts for others)
@@ -103,6 +104,7 @@ async function runCommand(argv: string[], config: Config): Promise<unknown> {
       'owner-email': { type: 'string' },
       'org-id': { type: 'string' },
       amount: { type: 'string' },
+      reason: { type: 'string' },
     },
     strict: true,
   });
@@ -128,22 +130,23 @@ async function runCommand(argv: string[], config: Config): Promise<unknown> {
       case 'credits add': {
         const amount = parseAmount(values.amount, 'amount');
         if (amount <= 0) throw new UsageError('--amount must be more than 0 (credits can only be added).');
+        if (amount > 1_000_000_000) throw new UsageError('--amount must be at most 1000000000.');
+        const reason = (values.reason ?? 'Added with the CLI (credits add)').trim();
+        if (!reason || reason.length > 500) throw new UsageError('--reason must be 1 to 500 characters.');
+        // Recorded as a grant by "cli", listed with the administrators' grants in the dashboard.
+        const cli = { label: 'cli', userId: null };
         if (values['org-id'] !== undefined) {
           if (values.email !== undefined) throw new UsageError('Give --email or --org-id, not both.');
           const id = Number(values['org-id']);
           if (!/^\d{1,10}$/.test(values['org-id']) || id < 1) throw new UsageError('--org-id must be an organization id (a positive integer).');
           const org = await db.selectFrom('organizations').select(['id', 'name']).where('id', '=', id).executeTakeFirst();
           if (!org) throw new UsageError(`No organization with id ${id}.`);
-          const account = await accountOf(db, { userId: '', organizationId: org.id });
-          await addCredits(db, account.id, toMicros(amount), 'admin', 'cli', now());
-          const after = await accountOf(db, { userId: '', organizationId: org.id });
-          return { organization_id: org.id, name: org.name, credits: fromMicros(after.credits_micros) };
+          const grant = await grantCredits(db, cli, { organizationId: org.id }, amount, reason, now());
+          return { organization_id: org.id, name: org.name, credits: grant.balance_after };
         }
         const user = await userByEmail(app, parseEmail(required(values, 'email')));
-        const account = await accountOf(db, { userId: user.id, organizationId: null });
-        await addCredits(db, account.id, toMicros(amount), 'admin', 'cli', now());
-        const after = await accountOf(db, { userId: user.id, organizationId: null });
-        return { user_id: user.id, email: user.email, credits: fromMicros(after.credits_micros) };
+        const grant = await grantCredits(db, cli, { userId: user.id }, amount, reason, now());
+        return { user_id: user.id, email: user.email, credits: grant.balance_after };
       }
       case 'key rotate': {
         const user = await userByEmail(app, parseEmail(required(values, 'email')));
@@ -158,6 +161,7 @@ async function runCommand(argv: string[], config: Config): Promise<unknown> {
       }
       case 'login-link': {
         const user = await userByEmail(app, parseEmail(required(values, 'email')));
+        if (user.disabled_at) throw new UsageError(`The account of ${user.email} is disabled; enable it in the dashboard's Admin area first.`);
         const { link, expiresAt } = await operatorSignInLink(app.deps, user.email!);
         return { user_id: user.id, email: user.email, link, expires_at: expiresAt.toISOString() };
       }

@@ -19,17 +19,25 @@ export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
  * - `scope`: the key's own scope (personal space, or the key's organization) must grant `permission`. A
  *   session or a personal key naming one of the person's organizations in X-Roster-Organization
  *   (shared/workspace-header.ts) acts there instead, with their current role's permissions.
+ * - `instance-admin`: instance administrators only (users.is_admin), by a personal key or a session; anyone
+ *   else, and every organization key, is refused (403).
  * - `organization`: the organization named by the `organization_id` path parameter. A personal key or a session: the
  *   person must be a member (404 otherwise) whose current role grants `permission` (403 otherwise). An
  *   organization key: only its own organization (any other is 404, even where the person is Owner), with
  *   the lesser of its own permissions and its member's current role.
  */
 export type Access =
-  { kind: 'public' } | { kind: 'signed-in' } | { kind: 'account' } | { kind: 'scope'; permission: Permission } | { kind: 'organization'; permission: Permission };
+  | { kind: 'public' }
+  | { kind: 'signed-in' }
+  | { kind: 'account' }
+  | { kind: 'instance-admin' }
+  | { kind: 'scope'; permission: Permission }
+  | { kind: 'organization'; permission: Permission };
 
 export const PUBLIC: Access = { kind: 'public' };
 export const SIGNED_IN: Access = { kind: 'signed-in' };
 export const ACCOUNT: Access = { kind: 'account' };
+export const INSTANCE_ADMIN: Access = { kind: 'instance-admin' };
 export const inScope = (permission: Permission): Access => ({ kind: 'scope', permission });
 export const inOrganization = (permission: Permission): Access => ({ kind: 'organization', permission });
 

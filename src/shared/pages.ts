@@ -45,10 +45,14 @@ export const PAGES = {
   organization: feature('organizations', 'organization-page', 'OrganizationPage'),
   invite: feature('organizations', 'invite-page', 'InvitePage'),
   account: feature('account', 'account-page', 'AccountPage'),
-  'account/create-user': feature('account', 'create-user-page', 'CreateUserPage'),
+  // Moved into the Admin area; the old address redirects there.
+  'account/create-user': feature('admin', 'create-user-redirect-page', 'CreateUserRedirectPage'),
   'account/keys': feature('account', 'api-keys-page', 'ApiKeysPage'),
   'custom-endpoints': feature('account', 'custom-endpoints-page', 'CustomEndpointsPage'),
   activity: feature('activity', 'activity-page', 'ActivityPage'),
+  admin: feature('admin', 'admin-page', 'AdminPage'),
+  // The account feature's form (its business form), in the Admin area.
+  'admin/users/new': feature('account', 'create-user-page', 'CreateUserPage'),
 } satisfies Record<string, PageModule>;
 
 export type PagePath = keyof typeof PAGES;

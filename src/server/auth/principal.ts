@@ -28,7 +28,12 @@ export interface Principal {
   roleName: string | null;
   /** What the key may do in its own scope: everything for a personal key, the role's for an org key. */
   permissions: ReadonlySet<Permission>;
+  /** An instance administrator (users.is_admin); what they may do as one needs a personal key or a session. */
+  isAdmin: boolean;
 }
+
+/** What a disabled account's keys, sessions and sign-in links are answered. */
+export const ACCOUNT_DISABLED = 'This account has been disabled by an instance administrator. Ask one of them to enable it again.';
 
 const ALL = new Set<Permission>(PERMISSIONS);
 
@@ -39,6 +44,7 @@ const keyLookup = (db: Conn) =>
     .selectFrom('api_keys as k')
     .leftJoin('memberships as m', 'm.id', 'k.membership_id')
     .leftJoin('organizations as o', 'o.id', 'k.organization_id')
+    .innerJoin('users as u', 'u.id', 'k.user_id')
     .select([
       'k.id as key_id',
       'k.kind',
@@ -50,6 +56,8 @@ const keyLookup = (db: Conn) =>
       'k.permissions',
       'm.role_id',
       'o.name as organization_name',
+      'u.is_admin',
+      'u.disabled_at',
     ])
     .where('k.key_hash', '=', '?'); // unique: at most one row
 
@@ -94,6 +102,7 @@ export async function authenticate(db: Conn, header: string | undefined, now: Da
   const hash = hashApiKey(match[1]);
   const row = await cachesOf(db).keys.get(hash, async () => (await runPrepared(db, 'authenticate', keyLookup, [hash]))[0]);
   if (!row || row.revoked_at !== null) throw unauthorized('Invalid API key.');
+  if (row.disabled_at !== null) throw unauthorized(ACCOUNT_DISABLED);
   await recordKeyUse(db, row.key_id, row.last_used_at, now);
   if (row.kind === 'organization') {
     // An org key whose membership is gone is dead even if revocation was missed.
@@ -110,6 +119,7 @@ export async function authenticate(db: Conn, header: string | undefined, now: Da
       roleId: role.id,
       roleName: role.name,
       permissions: keyPermissions(role.permissions, row.permissions),
+      isAdmin: row.is_admin === 1,
     };
   }
   return {
@@ -123,6 +133,7 @@ export async function authenticate(db: Conn, header: string | undefined, now: Da
     roleId: null,
     roleName: null,
     permissions: ALL,
+    isAdmin: row.is_admin === 1,
   };
 }
 
@@ -134,6 +145,7 @@ export async function authenticate(db: Conn, header: string | undefined, now: Da
 export async function authenticateSession(db: Conn, rawId: string, now: Date): Promise<Principal> {
   const row = await findLiveSession(db, rawId, now);
   if (!row) throw unauthorized('Your session has ended. Sign in again.');
+  if (row.disabled_at !== null) throw unauthorized(ACCOUNT_DISABLED);
   return {
     userId: row.user_id,
     keyKind: 'session',
@@ -145,6 +157,7 @@ export async function authenticateSession(db: Conn, rawId: string, now: Date): P
     roleId: null,
     roleName: null,
     permissions: ALL,
+    isAdmin: row.is_admin === 1,
   };
 }
 
@@ -219,6 +232,12 @@ function requirePersonalKey(principal: Principal): void {
   }
 }
 
+/** Instance administration: an administrator, acting as themselves (a personal key or a session). */
+function requireInstanceAdmin(principal: Principal): void {
+  if (!principal.isAdmin) throw forbidden('Only instance administrators can do this.');
+  if (principal.keyKind === 'organization') throw forbidden('Instance administration needs your personal API key or a signed-in session, not an organization key.');
+}
+
 /**
  * Applies an operation's access rule (shared/operation.ts) to an authenticated caller; `params` are
  * the validated path parameters. Returns the organization for `organization` operations.
@@ -230,6 +249,9 @@ export async function authorize(db: Conn, principal: Principal, access: Access, 
       return null;
     case 'account':
       requirePersonalKey(principal);
+      return null;
+    case 'instance-admin':
+      requireInstanceAdmin(principal);
       return null;
     case 'scope':
       requireKeyPermission(principal, access.permission);

@@ -38,10 +38,19 @@ export async function insertSession(db: Conn, userId: string, now: Date): Promis
   return { rawId: raw, row };
 }
 
-const sessionLookup = (db: Conn) => db.selectFrom('sessions').select(['id_hash', 'user_id', 'created_at', 'last_used_at', 'expires_at']).where('id_hash', '=', '?');
+// With the person's standing: read on every request (not cached), so a disabled account is refused at once.
+const sessionLookup = (db: Conn) =>
+  db
+    .selectFrom('sessions as s')
+    .innerJoin('users as u', 'u.id', 's.user_id')
+    .select(['s.id_hash', 's.user_id', 's.created_at', 's.last_used_at', 's.expires_at', 'u.is_admin', 'u.disabled_at'])
+    .where('s.id_hash', '=', '?');
+
+/** A live session with whether its person administers the instance, and whether their account is disabled. */
+export type LiveSession = SessionRow & { is_admin: number; disabled_at: string | null };
 
 /** The live session behind a raw id; an ended one is deleted and reads as none. */
-export async function findLiveSession(db: Conn, rawId: string, now: Date): Promise<SessionRow | null> {
+export async function findLiveSession(db: Conn, rawId: string, now: Date): Promise<LiveSession | null> {
   const [row] = await runPrepared(db, 'session', sessionLookup, [hashApiKey(rawId)]);
   if (!row) return null;
   if (idleExpiryOf(row).getTime() <= now.getTime()) {

@@ -6,6 +6,7 @@ import type { InvitesTables } from '../modules/invites/tables.ts';
 import type { TilesTables } from '../modules/tiles/tables.ts';
 import type { SessionsTables } from '../modules/sessions/tables.ts';
 import type { AuditTables } from '../modules/audit/tables.ts';
+import type { AdminTables } from '../modules/admin/tables.ts';
 
 /**
  * Database row types. They never leave src/server: routes map them to the shared schemas.
@@ -31,6 +32,8 @@ export interface UserTable {
   is_admin: Generated<number>;
   /** When the person last proved the address by opening a sign-in link sent to it; null = never. */
   email_verified_at: Generated<string | null>;
+  /** When an instance administrator disabled the account: its keys, sessions and sign-in links are refused. Null: active. */
+  disabled_at: Generated<string | null>;
   created_at: string;
   updated_at: string;
 }
@@ -126,4 +129,5 @@ export interface CoreTables {
 }
 
 /** Each feature module adds its tables by extending this interface with its own `…Tables`. */
-export interface Database extends CoreTables, SessionsTables, TilesTables, InvitesTables, CustomEndpointTables, ProjectsTables, AssistantsTables, AuditTables {}
+export interface Database
+  extends CoreTables, SessionsTables, TilesTables, InvitesTables, CustomEndpointTables, ProjectsTables, AssistantsTables, AuditTables, AdminTables {}

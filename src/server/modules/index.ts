@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { accountRoutes } from './account/routes.ts';
+import { adminRoutes } from './admin/routes.ts';
 import { assistantsRoutes } from './assistants/routes.ts';
 import { auditRoutes } from './audit/routes.ts';
 import { contextsRoutes } from './contexts/routes.ts';
@@ -29,6 +30,7 @@ export async function registerModules(app: FastifyInstance): Promise<void> {
   organizationsRoutes(app);
   invitesRoutes(app);
   accountRoutes(app);
+  adminRoutes(app);
   keysRoutes(app);
   customEndpointRoutes(app);
   await assistantsRoutes(app);

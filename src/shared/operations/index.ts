@@ -1,5 +1,6 @@
 import type { AnyOperation } from '../operation.ts';
 import * as account from './account.ts';
+import * as admin from './admin.ts';
 import * as assistants from './assistants.ts';
 import * as audit from './audit.ts';
 import * as contexts from './contexts.ts';
@@ -29,6 +30,7 @@ export const OPERATION_MODULES = {
   organizations,
   invites,
   account,
+  admin,
   keys,
   'custom-endpoints': customEndpoints,
   assistants,

@@ -97,10 +97,12 @@ function handleRefusal(status: number, used: Used, detail: string) {
   }
   if (status !== 401) return;
   const state = sessionStore.get();
+  // An administrator disabled the account: the sign-in page says so, as the server words it.
+  const disabled = /disabled by an instance administrator/.test(detail);
   if (used.key && used.key === state.key) {
-    sessionStore.signOut(detail === 'Invalid API key.' ? 'Your API key is no longer valid. Sign in again.' : 'Please sign in.');
+    sessionStore.signOut(disabled ? detail : detail === 'Invalid API key.' ? 'Your API key is no longer valid. Sign in again.' : 'Please sign in.');
   } else if (used.cookie && state.cookie && !state.key) {
-    sessionStore.signOut('Your session has ended. Sign in again.');
+    sessionStore.signOut(disabled ? detail : 'Your session has ended. Sign in again.');
   }
 }
 

@@ -14,6 +14,7 @@ import { sessionsMigration } from './2026-11-25-02-sessions.ts';
 import { logFieldsMigration } from './2026-11-25-03-log-fields.ts';
 import { apiKeyNamesMigration } from './2026-11-25-04-api-key-names.ts';
 import { authNotifyMigration } from './2026-11-25-10-auth-notify.ts';
+import { instanceAdministrationMigration } from './2026-11-26-02-instance-administration.ts';
 import { auditEventsMigration } from './2026-11-26-03-audit-events.ts';
 
 /** Every migration in order. Names are dates: append new ones, never edit or reorder landed ones. */
@@ -33,6 +34,7 @@ export function allMigrations(dialect: Dialect): Record<string, Migration> {
     '2026-11-25-03-log-fields': logFieldsMigration(dialect),
     '2026-11-25-04-api-key-names': apiKeyNamesMigration,
     '2026-11-25-10-auth-notify': authNotifyMigration(dialect),
+    '2026-11-26-02-instance-administration': instanceAdministrationMigration(dialect),
     '2026-11-26-03-audit-events': auditEventsMigration(dialect),
   };
 }

@@ -10,7 +10,8 @@ import { createAccount } from '../account/service.ts';
 import { toMicros } from '../credits/repository.ts';
 import { findUserByEmail } from '../users/repository.ts';
 import { insertLoginToken, markEmailVerified, pruneLoginTokens, useLoginToken } from './repository.ts';
-import { noAccountMail, signInLink, signInMail } from './sign-in-mail.ts';
+import { disabledAccountMail, noAccountMail, signInLink, signInMail } from './sign-in-mail.ts';
+import { ACCOUNT_DISABLED } from '../../auth/principal.ts';
 
 type SessionDeps = Pick<Deps, 'db' | 'config' | 'now'>;
 
@@ -41,6 +42,10 @@ export async function mailSignInLink(deps: SessionDeps, email: string): Promise<
       await enqueueMail(tx, { to: email, ...noAccountMail(config.publicUrl, config.signup) }, now);
       return;
     }
+    if (user?.disabled_at) {
+      await enqueueMail(tx, { to: email, ...disabledAccountMail(config.publicUrl) }, now);
+      return;
+    }
     const { token, expiresAt } = await insertLoginToken(tx, email, now);
     await enqueueMail(tx, { to: email, ...signInMail(config.publicUrl, token, expiresAt, !user) }, now);
   });
@@ -48,6 +53,7 @@ export async function mailSignInLink(deps: SessionDeps, email: string): Promise<
 
 /** A sign-in link for an existing account, printed for an operator (CLI `login-link`) instead of mailed. */
 export async function operatorSignInLink(deps: SessionDeps, email: string): Promise<{ link: string; expiresAt: Date }> {
+  if ((await findUserByEmail(deps.db, email))?.disabled_at) throw forbiddenError(ACCOUNT_DISABLED);
   const { token, expiresAt } = await insertLoginToken(deps.db, email, deps.now());
   return { link: signInLink(deps.config.publicUrl, token), expiresAt };
 }
@@ -66,6 +72,8 @@ const SIGNUP_REFUSED = {
 /** The account of the link's address, created when sign-up is open. */
 async function accountFor(deps: SessionDeps, email: string): Promise<{ userId: string; created: boolean }> {
   const existing = await findUserByEmail(deps.db, email);
+  // A link mailed before the account was disabled must not open it.
+  if (existing?.disabled_at) throw forbiddenError(ACCOUNT_DISABLED);
   if (existing) return { userId: existing.id, created: false };
   const mode = deps.config.signup;
   if (mode !== 'open') throw forbiddenError(SIGNUP_REFUSED[mode]);

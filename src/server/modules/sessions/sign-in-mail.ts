@@ -44,3 +44,15 @@ export function noAccountMail(publicUrl: string, mode: Exclude<SignupMode, 'open
   ].join('\n');
   return { subject: 'Signing in to Roster', text, html: `<p>${escapeHtml(text).replace(/\n\n/g, '</p><p>')}</p>` };
 }
+
+/** What the address of a disabled account receives instead of a link: no link, and why. */
+export function disabledAccountMail(publicUrl: string) {
+  const text = [
+    `Someone asked for a sign-in link to ${publicUrl} for this address.`,
+    '',
+    'The account of this address has been disabled by an administrator of this Roster instance, so no link was sent. Ask one of them to enable it again.',
+    '',
+    'If it was not you, ignore this e-mail.',
+  ].join('\n');
+  return { subject: 'Signing in to Roster', text, html: `<p>${escapeHtml(text).replace(/\n\n/g, '</p><p>')}</p>` };
+}

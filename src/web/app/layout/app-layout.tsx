@@ -2,6 +2,7 @@ import { AppShell, Burger, Group, NavLink, ScrollArea, Skeleton, Text, UnstyledB
 import { useDisclosure } from '@mantine/hooks';
 import { lazy, Suspense, useEffect, useSyncExternalStore } from 'react';
 import { NavLink as RouterNavLink, Outlet, useLocation, useNavigationType } from 'react-router';
+import { IconShieldCog } from '@tabler/icons-react';
 import { LeaveGuard } from '../../components/leave-guard.tsx';
 import { useWorkspace } from '../../lib/workspace.ts';
 import { meQuery } from '../../data/account.ts';
@@ -15,16 +16,18 @@ import { WorkspaceNotice } from './workspace-notice.tsx';
 // shell's first paint, in their own chunks: the first screen stays well inside its JavaScript budget.
 // Until then the same skeletons show as while the account is loading.
 const UserMenu = lazy(async () => ({ default: (await import('./user-menu.tsx')).UserMenu }));
+const CreditBalance = lazy(async () => ({ default: (await import('./credit-balance.tsx')).CreditBalance }));
 const WorkspaceSwitcher = lazy(async () => ({ default: (await import('../../features/organizations/components/workspace-switcher.tsx')).WorkspaceSwitcher }));
 
 /**
- * The permissions of the workspace on screen, read from the cached "who am I" (the route loader asks for it)
- * rather than with a query hook: the shell's first screen stays without react-query's hooks.
+ * The cached "who am I" (the route loader asks for it), read without a query hook: the shell's first screen
+ * stays without react-query's hooks. Gives the workspace's permissions and whether the person administers
+ * the instance.
  */
-function useCachedPermissions(): readonly string[] | undefined {
+function useCachedMe() {
   return useSyncExternalStore(
     (onChange) => queryClient.getQueryCache().subscribe(onChange),
-    () => queryClient.getQueryData(meQuery.queryKey)?.key.permissions,
+    () => queryClient.getQueryData(meQuery.queryKey),
     () => undefined,
   );
 }
@@ -33,7 +36,9 @@ export function AppLayout() {
   const [opened, { toggle, close }] = useDisclosure();
   const location = useLocation();
   const workspace = useWorkspace();
-  const items = navItemsFor(workspace.organizationId, useCachedPermissions());
+  const me = useCachedMe();
+  const items = navItemsFor(workspace.organizationId, me?.key.permissions);
+  const isAdmin = me?.is_admin === true;
 
   useEffect(close, [location.pathname, close]);
   // A new page starts at its top (the browser keeps the old page's scroll otherwise: after hiring, the new
@@ -64,6 +69,9 @@ export function AppLayout() {
             </Suspense>
           </Group>
           <Group gap="xs" wrap="nowrap">
+            <Suspense fallback={<Skeleton height={24} width={80} />}>
+              <CreditBalance />
+            </Suspense>
             <ColorSchemeToggle />
             <Suspense fallback={<Skeleton height={34} width={34} circle />}>
               <UserMenu />
@@ -84,6 +92,8 @@ export function AppLayout() {
               leftSection={<item.icon size={18} stroke={1.7} aria-hidden />}
             />
           ))}
+          {/* Instance administration is not in a workspace: the same address from every one. */}
+          {isAdmin && <NavLink component={RouterNavLink} to="/admin" label="Admin" leftSection={<IconShieldCog size={18} stroke={1.7} aria-hidden />} />}
         </ScrollArea>
       </AppShell.Navbar>
       <LeaveGuard />

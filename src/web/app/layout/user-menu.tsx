@@ -1,7 +1,7 @@
 import { Avatar, Menu, Skeleton, Text, UnstyledButton, VisuallyHidden } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { IconDevices, IconLogout, IconUser } from '@tabler/icons-react';
-import { useNavigate } from 'react-router';
+import { IconDevices, IconLogout, IconShieldCog, IconUser } from '@tabler/icons-react';
+import { Link, useNavigate } from 'react-router';
 import { sessionMutations } from '../../data/sessions.ts';
 import { errorMessage } from '../../lib/api-client.ts';
 import { useApiMutation } from '../../lib/mutation.ts';
@@ -51,6 +51,14 @@ export function UserMenu() {
           {me.data?.email && <Text size="xs">{me.data.email}</Text>}
         </Menu.Label>
         <Menu.Divider />
+        {me.data?.is_admin && (
+          <>
+            <Menu.Item component={Link} to="/admin" leftSection={<IconShieldCog size={16} aria-hidden />}>
+              Admin
+            </Menu.Item>
+            <Menu.Divider />
+          </>
+        )}
         <Menu.Item
           leftSection={<IconLogout size={16} aria-hidden />}
           // Signed in by e-mail link, the server ends the session (and clears its cookie in every tab); with

@@ -10,7 +10,6 @@ import { displayName, useMe, workspaceName } from '../../../lib/use-me.ts';
 import { ClassificationSection } from '../components/classification-section.tsx';
 import { DangerZone } from '../components/danger-zone.tsx';
 import { SpendingLimitSection } from '../components/spending-limit-section.tsx';
-import { useWorkspace } from '../../../lib/workspace.ts';
 
 function Field({ label, value }: { label: string; value: ReactNode }) {
   return (
@@ -24,7 +23,6 @@ function Field({ label, value }: { label: string; value: ReactNode }) {
 }
 
 export function AccountPage() {
-  const workspace = useWorkspace();
   const me = useMe();
   const { key } = useSession();
 
@@ -49,7 +47,7 @@ export function AccountPage() {
         description="Your profile, classification, spending limit and API key."
         actions={
           data.is_admin && (
-            <Button component={Link} to={workspace.path('/account/create-user')} variant="light">
+            <Button component={Link} to="/admin/users/new" variant="light">
               Create a user
             </Button>
           )

@@ -1,4 +1,6 @@
-import { Alert, Button, NumberInput, Paper, Skeleton, Stack } from '@mantine/core';
+import { Anchor, Button, NumberInput, Paper, Skeleton, Stack } from '@mantine/core';
+import { Link } from 'react-router';
+import { NotAllowed } from '../../../components/not-allowed.tsx';
 import { useState } from 'react';
 import { ErrorAlert } from '../../../components/error-alert.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
@@ -13,7 +15,19 @@ export function CreateUserPage() {
   const create = useCreateWithBusinessInfo();
   const [created, setCreated] = useState<{ email: string; key: string } | null>(null);
   const [credits, setCredits] = useState<number>(0);
-  const header = <PageHeader title="Create a user" description="Create an account for a colleague. Their API key is shown once: hand it over securely." />;
+  const header = (
+    <PageHeader
+      title="Create a user"
+      description={
+        <>
+          Create an account for a colleague. Their API key is shown once: hand it over securely.{' '}
+          <Anchor component={Link} to="/admin" underline="always">
+            Back to Admin
+          </Anchor>
+        </>
+      }
+    />
+  );
   if (me.isPending) {
     return (
       <>
@@ -25,12 +39,9 @@ export function CreateUserPage() {
   if (me.isError) return <ErrorAlert error={me.error} onRetry={() => void me.refetch()} />;
   if (!me.data.is_admin) {
     return (
-      <>
-        {header}
-        <Alert color="yellow" title="Only instance administrators create accounts" maw={880}>
-          Ask an administrator of this Roster instance to create the account, or to make you an administrator (npm run roster -- admin grant --email you@example.com).
-        </Alert>
-      </>
+      <NotAllowed title="Create a user">
+        Only the administrators of this Roster instance create accounts for other people: ask one of them to create the account.
+      </NotAllowed>
     );
   }
   return (

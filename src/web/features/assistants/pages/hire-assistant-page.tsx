@@ -1,4 +1,4 @@
-import { Accordion, Alert, Button, Code, Group, Paper, SimpleGrid, Skeleton, Stack, Text, Textarea, TextInput } from '@mantine/core';
+import { Accordion, Alert, Anchor, Button, Group, Paper, SimpleGrid, Skeleton, Stack, Text, Textarea, TextInput } from '@mantine/core';
 import { IconAlertTriangle, IconCoins } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { notifications } from '@mantine/notifications';
@@ -11,7 +11,7 @@ import { CountrySelect } from '../../../components/country-select.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
 import { browserTimeZone, TimezoneSelect } from '../../../components/timezone-select.tsx';
 import { assistantKeys, assistantMutations, assistantQueries } from '../../../data/assistants.ts';
-import { creditQueries } from '../../../data/credits.ts';
+import { creditKeys, creditQueries } from '../../../data/credits.ts';
 import { ApiError } from '../../../lib/api-client.ts';
 import { applyServerErrors, useZodForm, type FormValues } from '../../../lib/form.ts';
 import { NumberField, SelectField, SwitchField, textField } from '../../../lib/form-fields.tsx';
@@ -31,6 +31,51 @@ type Fields = FormValues<typeof CreateAssistantInput>;
 type HireValues = { [K in keyof Fields]: K extends 'pre_hire_chat' | 'create_infra' ? Fields[K] : Fields[K] | null };
 const FIELDS = Object.keys(CreateAssistantInput.shape);
 const PHONE_PROMISE = `Its phone number is from this country in ${FICTIONAL_PHONE_COUNTRIES.map((c) => countryName(c)).join(', ')}; elsewhere it gets a US number.`;
+
+/**
+ * The one message for a workspace short of credits, in the person's words: where credits come from (an
+ * instance administrator grants them; an organization's owner can move their own to it), with a link to
+ * the place where that is done when the person can do it.
+ */
+function NotEnoughCredits({ cost, balance }: { cost: number; balance: number }) {
+  const me = useMe();
+  const workspace = useWorkspace();
+  const key = me.data?.key;
+  const inOrganization = key?.organization_id != null;
+  const missing = formatNumber(cost - balance);
+  const isAdmin = me.data?.is_admin === true;
+  return (
+    <Alert color="yellow" icon={<IconAlertTriangle aria-hidden />} title="Not enough credits" role="alert">
+      <Stack gap={6}>
+        <Text size="sm">
+          Hiring costs {formatNumber(cost)} credits, and {inOrganization ? `${key?.organization_name ?? 'this organization'} has` : 'you have'} {formatNumber(balance)}:
+          at least {missing} more are needed.
+        </Text>
+        {isAdmin ? (
+          <Text size="sm">
+            You administer this Roster instance:{' '}
+            <Anchor underline="always" component={Link} to={inOrganization ? '/admin?tab=organizations' : '/admin'}>
+              grant credits in the Admin area
+            </Anchor>
+            , then hire.
+          </Text>
+        ) : inOrganization && key?.role_name === 'Owner' ? (
+          <Text size="sm">
+            As its owner, you can{' '}
+            <Anchor underline="always" component={Link} to={workspace.path('/organization?tab=settings')}>
+              move credits from your personal balance to this organization
+            </Anchor>
+            , or ask an administrator of this Roster instance to grant it some.
+          </Text>
+        ) : inOrganization ? (
+          <Text size="sm">Ask the organization’s owner to move credits to it, or an administrator of this Roster instance to grant it some.</Text>
+        ) : (
+          <Text size="sm">Credits are granted by the administrators of this Roster instance: ask one of them for more, then hire.</Text>
+        )}
+      </Stack>
+    </Alert>
+  );
+}
 
 /** What hiring costs against what the workspace holds, before anything is sent. */
 function CostSummary({ short, cost, balance, loading, organization }: { short: boolean; cost?: number; balance?: number; loading: boolean; organization: boolean }) {
@@ -62,19 +107,7 @@ function CostSummary({ short, cost, balance, loading, organization }: { short: b
           </div>
         )}
       </Group>
-      {short && (
-        <Alert color="yellow" icon={<IconAlertTriangle aria-hidden />} title="Not enough credits">
-          Hiring costs {formatNumber(cost)} credits and this workspace has {formatNumber(balance)}.{' '}
-          {organization ? (
-            <>Ask the operator of this Roster to add at least {formatNumber(cost - balance)} credits to the organization, then hire.</>
-          ) : (
-            <>
-              Add at least {formatNumber(cost - balance)} credits (an operator can run <Code style={{ whiteSpace: 'nowrap' }}>npm run roster -- credits add</Code>), then
-              hire.
-            </>
-          )}
-        </Alert>
-      )}
+      {short && <NotEnoughCredits cost={cost} balance={balance} />}
     </Stack>
   );
 }
@@ -125,6 +158,8 @@ export function HireAssistantPage() {
   const cost = pricing.data?.assistant_cost;
   const balance = credits.data?.credits;
   const short = cost !== undefined && balance !== undefined && balance < cost;
+  // Known from the balance, or said by the server (402) when the balance changed meanwhile: one message either way.
+  const outOfCredits = short || errors.root?.server?.type === 'credits';
   const name = [form.watch('first_name'), form.watch('surname')].filter(Boolean).join(' ');
 
   // eslint-disable-next-line react-hooks/refs -- handleSubmit runs this on submit, never while rendering
@@ -146,10 +181,9 @@ export function HireAssistantPage() {
       void navigate(workspace.path(`/assistants/${assistant.agent_id}`), { state: { hired: true } });
     } catch (error) {
       if (error instanceof ApiError && error.status === 402) {
-        form.setError('root.server', {
-          type: 'credits',
-          message: `${error.detail} Hiring costs ${cost ?? '?'} credits; add credits to this workspace and try again.`,
-        });
+        // The balance changed since it was read: read it again; the cost summary then says what to do.
+        form.setError('root.server', { type: 'credits', message: error.detail });
+        void client.invalidateQueries({ queryKey: creditKeys.balance() });
         return;
       }
       applyServerErrors(error, form.setError, FIELDS);
@@ -261,18 +295,14 @@ export function HireAssistantPage() {
                 </Text>
               </Group>
               <CostSummary
-                short={short}
+                short={outOfCredits}
                 cost={cost}
                 balance={balance}
                 loading={pricing.isPending || credits.isPending}
-                organization={me.data?.key.kind === 'organization'}
+                organization={me.data?.key.organization_id != null}
               />
-              {errors.root?.server && (
-                <Alert
-                  color="red"
-                  role="alert"
-                  title={errors.root.server.type === 'credits' ? 'Not enough credits' : errors.root.server.type === 'photo' ? 'Photo not uploaded' : 'Could not hire'}
-                >
+              {errors.root?.server && errors.root.server.type !== 'credits' && (
+                <Alert color="red" role="alert" title={errors.root.server.type === 'photo' ? 'Photo not uploaded' : 'Could not hire'}>
                   {errors.root.server.message}
                 </Alert>
               )}
@@ -285,7 +315,7 @@ export function HireAssistantPage() {
                 <Button type="submit" loading={isSubmitting} disabled={short || !!cannotHire} aria-describedby={short ? 'hire-cost' : undefined}>
                   {cost !== undefined ? `Hire for ${formatNumber(cost)} credits` : 'Hire assistant'}
                 </Button>
-                {(short || cannotHire) && <Text size="sm">{cannotHire ?? 'Not enough credits to hire: see above.'}</Text>}
+                {cannotHire && <Text size="sm">{cannotHire}</Text>}
               </Group>
             </Stack>
           </Paper>

@@ -6,7 +6,7 @@ import { EmptyState } from '../../../components/empty-state.tsx';
 import { ErrorAlert } from '../../../components/error-alert.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
 import { organizationQueries } from '../../../data/organizations.ts';
-import { Link } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { workspacePath } from '../../../../shared/pages.ts';
 import { useMe } from '../../../lib/use-me.ts';
 import { workspaceStore } from '../../../lib/workspace.ts';
@@ -109,8 +109,13 @@ function OrganizationSettingsModal({
 /** What the page is for, the same while the account loads (and in the server-rendered first screen) as after. */
 const ABOUT = 'Members, invitations and roles of an organization workspace.';
 
+const TABS = ['members', 'invites', 'roles', 'settings'];
+
 export function OrganizationPage() {
   const me = useMe();
+  // The tab is in the address (`?tab=settings`): "move credits to this organization" is linked to.
+  const [params, setParams] = useSearchParams();
+  const tab = TABS.includes(params.get('tab') ?? '') ? params.get('tab')! : 'members';
   if (me.isPending) {
     return (
       <Stack aria-busy="true">
@@ -141,7 +146,7 @@ export function OrganizationPage() {
           </Group>
         }
       />
-      <Tabs defaultValue="members" keepMounted={false}>
+      <Tabs value={tab} onChange={(value) => setParams(value && value !== 'members' ? { tab: value } : {}, { replace: true })} keepMounted={false}>
         <Tabs.List>
           <Tabs.Tab value="members" leftSection={<IconUsers size={16} aria-hidden />}>
             Members
