@@ -6,6 +6,7 @@ import { useWorkspace } from '../../lib/workspace.ts';
 import { NAV_ITEMS } from '../nav.ts';
 import { ColorSchemeToggle } from './color-scheme-toggle.tsx';
 import classes from './app-layout.module.css';
+import { useFocusPageHeading } from './use-focus-page-heading.ts';
 import { WorkspaceNotice } from './workspace-notice.tsx';
 
 // The header's two menus (Mantine's Menu, focus trap and floating positioning) arrive just after the
@@ -20,6 +21,7 @@ export function AppLayout() {
   const workspace = useWorkspace();
 
   useEffect(close, [location.pathname, close]);
+  useFocusPageHeading(location.pathname);
 
   return (
     <AppShell header={{ height: 56 }} navbar={{ width: 232, breakpoint: 'sm', collapsed: { mobile: !opened } }} padding="lg">
