@@ -71,6 +71,42 @@ function apiFor(request: APIRequestContext, key: string) {
   };
 }
 
+/**
+ * What went wrong in the page during a test: console errors, uncaught exceptions, and requests that failed
+ * or were answered with an error status. A test fails on any of these unless it says it expects them
+ * (`expectProblems`): a quiet 404 in the console is how a query for a deleted thing shows itself.
+ */
+const problemsOf = new WeakMap<Page, { seen: string[]; expected: RegExp[] }>();
+
+/** Lets the rest of this test meet problems matching `patterns` (e.g. `/^422 POST \/v0\/assistant$/`). */
+export function expectProblems(page: Page, ...patterns: RegExp[]): void {
+  problemsOf.get(page)?.expected.push(...patterns);
+}
+
+function watchProblems(page: Page): { seen: string[]; expected: RegExp[] } {
+  // A tab without a key asks once whether its browser has a session: signed out, the answer is 401.
+  const record = { seen: [] as string[], expected: [/^401 GET \/v0\/sessions\/current$/] };
+  problemsOf.set(page, record);
+  const origin = (url: string) => {
+    const u = new URL(url);
+    return `${u.pathname}${u.search}`;
+  };
+  page.on('console', (message) => {
+    // The browser's own line for an error status carries no address; the response below names it.
+    if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) record.seen.push(`console: ${message.text()}`);
+  });
+  page.on('pageerror', (error) => record.seen.push(`uncaught: ${error.message}`));
+  page.on('response', (response) => {
+    if (response.status() >= 400) record.seen.push(`${response.status()} ${response.request().method()} ${origin(response.url())}`);
+  });
+  page.on('requestfailed', (request) => {
+    // A navigation or an unmounted query cancels requests in flight: that is the app working, not failing.
+    const failure = request.failure()?.errorText ?? '';
+    if (!failure.includes('ERR_ABORTED')) record.seen.push(`failed: ${request.method()} ${origin(request.url())} (${failure})`);
+  });
+  return record;
+}
+
 export const test = base.extend<{
   roster: {
     createUser(opts?: { name?: string; credits?: number; email?: string }): Promise<CreatedUser>;
@@ -85,6 +121,12 @@ export const test = base.extend<{
     api(key: string): ReturnType<typeof apiFor>;
   };
 }>({
+  page: async ({ page }, use) => {
+    const record = watchProblems(page);
+    await use(page);
+    const unexpected = record.seen.filter((problem) => !record.expected.some((pattern) => pattern.test(problem)));
+    expect(unexpected, 'console errors and failed requests this test did not expect').toEqual([]);
+  },
   roster: async ({ request }, use) => {
     await use({
       createUser: async ({ name = 'Test User', credits, email } = {}) => {

@@ -34,5 +34,12 @@ export const cssVariablesResolver: CSSVariablesResolver = (t) => ({
     '--mantine-color-blue-light-hover': t.colors.blue[1],
     '--mantine-color-blue-light-color': t.colors.blue[9],
   },
-  dark: { '--mantine-color-dimmed': t.colors.dark[1], '--mantine-color-error': t.colors.red[4] },
+  // Filled buttons on dark: white on the primary shade (blue.4) was 2.5:1; on blue.8 it is 5:1. Links and
+  // outlines keep blue.4, which reads on the dark background (issue 20, item 24).
+  dark: {
+    '--mantine-color-dimmed': t.colors.dark[1],
+    '--mantine-color-error': t.colors.red[4],
+    '--mantine-color-blue-filled': t.colors.blue[8],
+    '--mantine-color-blue-filled-hover': t.colors.blue[9],
+  },
 });

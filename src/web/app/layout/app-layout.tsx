@@ -10,6 +10,7 @@ import { queryClient } from '../../lib/query-client.ts';
 import { NAV_ITEMS, navItemsFor } from '../nav.ts';
 import { ColorSchemeToggle } from './color-scheme-toggle.tsx';
 import classes from './app-layout.module.css';
+import { useFocusPageHeading } from './use-focus-page-heading.ts';
 import { WorkspaceNotice } from './workspace-notice.tsx';
 
 // The header's two menus (Mantine's Menu, focus trap and floating positioning) arrive just after the
@@ -48,6 +49,7 @@ export function AppLayout() {
   useEffect(() => {
     if (navigationType !== 'POP' && !location.hash) window.scrollTo(0, 0);
   }, [location.pathname, location.hash, navigationType]);
+  useFocusPageHeading(location.pathname);
 
   return (
     <AppShell header={{ height: 56 }} navbar={{ width: 232, breakpoint: 'sm', collapsed: { mobile: !opened } }} padding="lg">

@@ -3,6 +3,7 @@ import { IconBuilding, IconMail, IconSettings, IconShieldLock, IconUsers } from 
 import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useState } from 'react';
 import { EmptyState } from '../../../components/empty-state.tsx';
+import { ListTable } from '../../../components/list-kit.tsx';
 import { ErrorAlert } from '../../../components/error-alert.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
 import { organizationQueries } from '../../../data/organizations.ts';
@@ -36,44 +37,36 @@ function PersonalWorkspace({ userId }: { userId: string }) {
   return (
     <Stack>
       <Text>Members and invitations are managed in the organization’s workspace. Organizations you belong to:</Text>
-      <Table aria-label="Your organizations" striped>
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>Organization</Table.Th>
-            <Table.Th>Your role</Table.Th>
-            <Table.Th>Members</Table.Th>
-            <Table.Th>Workspace</Table.Th>
-            <Table.Th>Settings</Table.Th>
+      <ListTable label="Your organizations" columns={['Organization', 'Your role', 'Members', 'Workspace', 'Settings']} minWidth={680}>
+        {orgs.data.map((o) => (
+          <Table.Tr key={o.id}>
+            <Table.Td>{o.name}</Table.Td>
+            <Table.Td>
+              {/* A badge truncates to "O." when its cell is squeezed: the role is never cut. */}
+              <Badge variant="light" style={{ flexShrink: 0, overflow: 'visible' }}>
+                {o.role_name}
+              </Badge>
+            </Table.Td>
+            <Table.Td>{o.member_count}</Table.Td>
+            <Table.Td>
+              <Button component={Link} to={workspacePath(o.id, '/organization')} size="xs" variant="light">
+                Open {o.name}
+              </Button>
+            </Table.Td>
+            <Table.Td>
+              <Button
+                size="xs"
+                variant="default"
+                leftSection={<IconSettings size={14} aria-hidden />}
+                onClick={() => setSettingsOf(o.id)}
+                aria-label={`Settings of ${o.name}`}
+              >
+                Settings
+              </Button>
+            </Table.Td>
           </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {orgs.data.map((o) => (
-            <Table.Tr key={o.id}>
-              <Table.Td>{o.name}</Table.Td>
-              <Table.Td>
-                <Badge variant="light">{o.role_name}</Badge>
-              </Table.Td>
-              <Table.Td>{o.member_count}</Table.Td>
-              <Table.Td>
-                <Button component={Link} to={workspacePath(o.id, '/organization')} size="xs" variant="light">
-                  Open {o.name}
-                </Button>
-              </Table.Td>
-              <Table.Td>
-                <Button
-                  size="xs"
-                  variant="default"
-                  leftSection={<IconSettings size={14} aria-hidden />}
-                  onClick={() => setSettingsOf(o.id)}
-                  aria-label={`Settings of ${o.name}`}
-                >
-                  Settings
-                </Button>
-              </Table.Td>
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
+        ))}
+      </ListTable>
       <OrganizationSettingsModal organization={orgs.data.find((o) => o.id === settingsOf) ?? null} userId={userId} onClose={() => setSettingsOf(null)} />
     </Stack>
   );
