@@ -185,7 +185,7 @@ export async function checkA11y(page: Page, options: { exclude?: string[] } = {}
   expect(readable, 'axe violations').toEqual([]);
 }
 
-const SIGN_IN_LINK = /https?:\/\/\S+\/sign-in\/link#token=[\w-]+/;
+const SIGN_IN_LINK = /https?:\/\/\S+\/sign-in\/link(?:\?next=[^\s#]+)?#token=[\w-]+/;
 
 /**
  * The link (by default the sign-in link; `pattern` for another, such as an invitation's) of the newest

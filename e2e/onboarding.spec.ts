@@ -80,5 +80,18 @@ test.describe('onboarding by invitation', () => {
     if (shots) await page.screenshot({ path: `${shots}/invite-other-account.png`, fullPage: true });
     await checkA11y(page);
     await context.close();
+
+    // In a browser of their own, signing in by e-mail from "Sign in to accept" comes back to the invitation.
+    const own = await browser.newContext();
+    const tab = await own.newPage();
+    await tab.goto(`/invite?token=${invite.token}`);
+    await tab.getByRole('link', { name: 'Sign in to accept' }).click();
+    await tab.getByLabel('E-mail address').fill(existing.email);
+    await tab.getByRole('button', { name: 'E-mail me a sign-in link' }).click();
+    await tab.goto(await linkMailedTo(existing.email));
+    await expect(tab).toHaveURL(new RegExp(`/invite\\?token=${invite.token}$`), { timeout: 20_000 });
+    await tab.getByRole('button', { name: 'Accept invitation' }).click();
+    await expect(tab).toHaveURL(new RegExp(`/o/${org.organization_id}(/|$)`), { timeout: 20_000 });
+    await own.close();
   });
 });

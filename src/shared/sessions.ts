@@ -11,7 +11,27 @@ export const SESSION_ABSOLUTE_DAYS = 30;
 export const SIGN_IN_LINKS_PER_ADDRESS_PER_HOUR = 5;
 export const SIGN_IN_LINKS_PER_CLIENT_PER_HOUR = 30;
 
-export const SignInLinkInput = z.object({ email: email() });
+/**
+ * A page of this dashboard to return to: a path on the same site. `//host` and `/\\host` are refused, as
+ * browsers read both as another site (no open redirect through a sign-in link).
+ */
+export function isSafeNext(next: string): boolean {
+  return /^\/(?![/\\])\S*$/.test(next) && next.length <= 2000;
+}
+
+/** `next` when it is a safe return target, else the overview. */
+export function safeNext(next: string | null): string {
+  return next && isSafeNext(next) ? next : '/';
+}
+
+export const SignInLinkInput = z.object({
+  email: email(),
+  next: z
+    .string()
+    .refine(isSafeNext, 'Give a path of this site that starts with a single "/", such as /invite?token=…, at most 2000 characters.')
+    .optional()
+    .describe('The dashboard page the mailed link returns to after signing in (default: the overview).'),
+});
 
 /** The token from the link's `#token=` fragment. */
 export const SignInInput = z.object({

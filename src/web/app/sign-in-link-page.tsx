@@ -2,6 +2,7 @@ import { Alert, Anchor, Center, Loader, Paper, Stack, Text, Title } from '@manti
 import { IconAlertCircle } from '@tabler/icons-react';
 import { useEffect, useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
+import { safeNext } from '../../shared/sessions.ts';
 import { sessionMutations } from '../data/sessions.ts';
 import { errorMessage } from '../lib/api-client.ts';
 import { sessionStore } from '../lib/session.ts';
@@ -21,7 +22,7 @@ const NO_TOKEN = 'This address has no sign-in token. Open the link from the e-ma
 /**
  * Where a mailed sign-in link lands: the token is in the fragment (never sent to a server, so never in a
  * log); this page takes it out of the address bar and history, posts it to the API, which answers with the
- * HttpOnly session cookie, and goes to the overview. Every tab is then signed in.
+ * HttpOnly session cookie, and goes to the page of the link's `?next=` (else the overview). Every tab is then signed in.
  */
 export function SignInLinkPage() {
   const navigate = useNavigate();
@@ -37,7 +38,8 @@ export function SignInLinkPage() {
     sessionMutations.signIn.mutationFn(token).then(
       () => {
         sessionStore.signInWithCookie();
-        navigate('/', { replace: true });
+        // Back to the page the person asked for the link from (an invitation, say), else the overview.
+        navigate(safeNext(new URLSearchParams(window.location.search).get('next')), { replace: true });
       },
       (error: unknown) => setFailure(errorMessage(error)),
     );

@@ -3,6 +3,7 @@ import { IconChevronDown, IconChevronRight, IconInfoCircle, IconMailCheck } from
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Navigate, useNavigate, useSearchParams } from 'react-router';
+import { safeNext } from '../../shared/sessions.ts';
 import { whoIs } from '../data/account.ts';
 import { sessionMutations } from '../data/sessions.ts';
 import { ApiError, errorMessage } from '../lib/api-client.ts';
@@ -31,11 +32,6 @@ const apiBaseRules = {
   validate: (value: string) =>
     value.trim() === '' || /^https?:\/\/[^\s/]+/i.test(value.trim()) || 'Use an http(s) address such as https://roster.example.com, or leave it empty.',
 };
-
-/** Only same-app paths are valid return targets (no open redirect through ?next=). */
-function safeNext(next: string | null): string {
-  return next && next.startsWith('/') && !next.startsWith('//') ? next : '/';
-}
 
 export function SignInPage() {
   const session = useSession();
@@ -72,7 +68,8 @@ export function SignInPage() {
 
   const sendLink = linkForm.handleSubmit(async ({ email }) => {
     try {
-      await sessionMutations.requestLink.mutationFn(email.trim());
+      // The mailed link comes back to the page asked for (an invitation, say), not only to the overview.
+      await sessionMutations.requestLink.mutationFn({ email: email.trim(), next: next === '/' ? undefined : next });
       setSentTo(email.trim());
     } catch (error) {
       linkForm.setError('email', { type: 'server', message: errorMessage(error) });

@@ -8,7 +8,7 @@ import { mutation } from '../lib/mutation.ts';
 export const sessionMutations = {
   /** Mails a sign-in link; the answer is the same whether or not the address has an account. */
   requestLink: mutation({
-    mutationFn: (email: string) => api(requestSignInLink, { body: { email } }),
+    mutationFn: ({ email, next }: { email: string; next?: string }) => api(requestSignInLink, { body: { email, next } }),
     invalidates: () => [],
   }),
   /** Exchanges the link's token for the session cookie. */

@@ -11,13 +11,27 @@ const setCookieOf = (res: { headers: Record<string, unknown> }): string | undefi
 /** The link of the last queued mail to `to`, and its token. */
 async function mailedLink(t: TestApp, to: string) {
   const mail = await t.db.selectFrom('mail_outbox').selectAll().where('to_address', '=', to).orderBy('id', 'desc').executeTakeFirstOrThrow();
-  const match = /(http\S+\/sign-in\/link#token=([\w-]+))/.exec(mail.text_body);
+  const match = /(http\S+\/sign-in\/link(?:\?next=\S+)?#token=([\w-]+))/.exec(mail.text_body);
   return { mail, link: match?.[1] ?? null, token: match?.[2] ?? null };
 }
 
 const newProject = (t: TestApp, session: string, name: string) => t.request('POST', '/v0/project', { session, json: { name } });
 
 describe('sign-in link by e-mail', () => {
+  it('returns to the page asked for (?next= before the fragment), and refuses a next that leaves the site', async () => {
+    const t = await makeTestApp({ publicUrl: 'https://roster.example.com' });
+    const u = await t.user({ email: 'nia@example.com' });
+    const next = '/invite?token=abc_123';
+    expect((await t.request('POST', '/v0/sessions/email-link', { json: { email: u.email, next } })).statusCode).toBe(202);
+    const { link } = await mailedLink(t, u.email);
+    expect(link).toMatch(/^https:\/\/roster\.example\.com\/sign-in\/link\?next=%2Finvite%3Ftoken%3Dabc_123#token=[\w-]{43}$/);
+    for (const bad of ['//evil.example.com/x', '/\\evil.example.com', 'https://evil.example.com', 'relative', '/with space']) {
+      const res = await t.request('POST', '/v0/sessions/email-link', { json: { email: u.email, next: bad } });
+      expect(res.statusCode, bad).toBe(422);
+      expect(JSON.stringify(res.json().detail)).toMatch(/single \\"\/\\"/);
+    }
+  });
+
   it('mails a one-time link whose token is only in the fragment and stored only as a hash; always 202', async () => {
     const t = await makeTestApp({ publicUrl: 'https://roster.example.com' });
     const u = await t.user({ email: 'ann@example.com' });

@@ -14,7 +14,7 @@ export function sessionsRoutes(app: FastifyInstance): void {
     // Each request sends a mail: limited per client and per recipient, before anything is written.
     await deps.rateLimiter.consume('sign-in-link-client', req.ip, reply);
     await deps.rateLimiter.consume('sign-in-link-address', body.email, reply);
-    await mailSignInLink(deps, body.email);
+    await mailSignInLink(deps, body.email, body.next);
     return { message: `If ${body.email} can sign in here, a sign-in link is on its way to it. It works once, for ${SIGN_IN_LINK_MINUTES} minutes.` };
   });
 

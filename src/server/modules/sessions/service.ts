@@ -32,7 +32,7 @@ export function toSession(row: SessionRow, email: string | null): Session {
  * address without an account on an instance that does not take sign-ups gets a mail saying so instead:
  * either way the caller learns nothing about which addresses have accounts.
  */
-export async function mailSignInLink(deps: SessionDeps, email: string): Promise<void> {
+export async function mailSignInLink(deps: SessionDeps, email: string, next?: string): Promise<void> {
   const { db, config } = deps;
   const now = deps.now();
   await pruneLoginTokens(db, now);
@@ -47,7 +47,7 @@ export async function mailSignInLink(deps: SessionDeps, email: string): Promise<
       return;
     }
     const { token, expiresAt } = await insertLoginToken(tx, email, now);
-    await enqueueMail(tx, { to: email, ...signInMail(config.publicUrl, token, expiresAt, !user) }, now);
+    await enqueueMail(tx, { to: email, ...signInMail(config.publicUrl, token, expiresAt, !user, next) }, now);
   });
 }
 

@@ -7,13 +7,14 @@ const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;')
  * The sign-in link. The token travels in the fragment (`#token=`), which browsers never send to a
  * server: it stays out of request logs, proxies and Referer headers; the page posts it to the API.
  */
-export function signInLink(publicUrl: string, token: string): string {
-  return `${publicUrl}/sign-in/link#token=${encodeURIComponent(token)}`;
+export function signInLink(publicUrl: string, token: string, next?: string): string {
+  const back = next && next !== '/' ? `?next=${encodeURIComponent(next)}` : '';
+  return `${publicUrl}/sign-in/link${back}#token=${encodeURIComponent(token)}`;
 }
 
 /** The e-mail with a sign-in link: its raw token exists only until this is queued. */
-export function signInMail(publicUrl: string, token: string, expiresAt: Date, newAccount: boolean) {
-  const link = signInLink(publicUrl, token);
+export function signInMail(publicUrl: string, token: string, expiresAt: Date, newAccount: boolean, next?: string) {
+  const link = signInLink(publicUrl, token, next);
   const expires = expiresAt.toUTCString();
   const action = newAccount ? 'Create your Roster account and sign in' : 'Sign in to Roster';
   const subject = newAccount ? 'Your Roster sign-up link' : 'Your Roster sign-in link';

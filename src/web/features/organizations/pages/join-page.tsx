@@ -84,7 +84,7 @@ export function JoinPage() {
         <Stack>
           {offer}
           <Alert variant="light" color="blue" icon={<IconInfoCircle aria-hidden />} title={`${inv.invitee_email} already has a Roster account`}>
-            Sign in with it, then open this invitation link again to accept it.
+            Sign in with it: the sign-in link brings you back to this invitation to accept it.
           </Alert>
           <Button component={Link} to={signInFirst} w="fit-content">
             Sign in to accept
