@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { Kysely, PostgresDialect, sql, SqliteDialect, type Transaction } from 'kysely';
+import { CompiledQuery, Kysely, PostgresDialect, sql, SqliteDialect, type DatabaseConnection, type Transaction } from 'kysely';
 import { AuthEpoch } from './auth-epoch.ts';
 import type { Database } from './types.ts';
 
@@ -62,8 +62,29 @@ export async function openDatabase(url: string): Promise<DbHandle> {
   cachePreparedStatements(sqlite);
   // data_version moves when another connection (a CLI command, another process) commits to the file.
   const authEpoch = new AuthEpoch(() => sqlite.pragma('data_version', { simple: true }) as number);
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite, onCreateConnection: async (c) => authEpoch.watch(c) }) });
+  const db = new Kysely<Database>({
+    dialect: new SqliteDialect({
+      database: sqlite,
+      onCreateConnection: async (c) => {
+        beginImmediate(c);
+        authEpoch.watch(c);
+      },
+    }),
+  });
   return opened(db, 'sqlite', authEpoch);
+}
+
+/**
+ * Every transaction takes SQLite's write lock when it begins (`BEGIN IMMEDIATE`), waiting up to
+ * busy_timeout for it. Kysely begins deferred: a transaction that reads and then writes (does this
+ * address have an account? then insert one) fails at once with "database is locked" when another
+ * process (the CLI, a second server on the file) committed in between, because a reader's snapshot
+ * cannot become a writer's; the busy timeout never applies to that case. Seen in e2e: the CLI's
+ * `user create` failing while the server wrote.
+ */
+function beginImmediate(connection: DatabaseConnection): void {
+  const execute = connection.executeQuery.bind(connection);
+  connection.executeQuery = <R>(query: CompiledQuery) => execute<R>(/^\s*begin\s*$/i.test(query.sql) ? CompiledQuery.raw('begin immediate') : query);
 }
 
 /**
