@@ -1,6 +1,6 @@
 import type { ResponseOf } from '../src/shared/operation.ts';
 import type { createAssistant, getAssistant, updateAssistantConfig } from '../src/shared/operations/assistants.ts';
-import { checkA11y, expect, signIn, test, unique } from './fixtures.ts';
+import { checkA11y, expect, expectProblems, signIn, test, unique } from './fixtures.ts';
 
 test.describe('account', () => {
   test('classify the account as a business, with the business form appearing only when needed', async ({ page, roster }) => {
@@ -93,6 +93,8 @@ test.describe('account', () => {
   });
 
   test('add and delete a custom endpoint; deleting one already gone refreshes with a notice', async ({ page, roster }) => {
+    // Deleting the endpoint removed meanwhile is answered 404: the page says so and refreshes.
+    expectProblems(page, /^404 DELETE \/v0\/custom_endpoint\?name=gone%40custom$/);
     const user = await roster.createUser({ name: 'Cora Custom' });
     await signIn(page, user.api_key, '/custom-endpoints');
     await expect(page.getByRole('heading', { name: 'No custom endpoints yet' })).toBeVisible();

@@ -2,11 +2,13 @@ import type { ResponseOf } from '../src/shared/operation.ts';
 import type { createAssistant, getAssistant } from '../src/shared/operations/assistants.ts';
 import type { getCredits } from '../src/shared/operations/credits.ts';
 import type { addMember } from '../src/shared/operations/organizations.ts';
-import { checkA11y, expect, signIn, test, unique } from './fixtures.ts';
+import { checkA11y, expect, expectProblems, signIn, test, unique } from './fixtures.ts';
 import { pngImage, wavTone } from './media-files.ts';
 
 test.describe('assistants', () => {
   test('hire with an uploaded photo and a cloned voice, see it listed, reconfigure it, and be told why its voice cannot be deleted', async ({ page, roster }) => {
+    // The voice in use cannot be deleted: the server's 409 is what the page explains.
+    expectProblems(page, /^409 DELETE \/v0\/assistant\/voice\//);
     const user = await roster.createUser({ name: 'Hana Hirer', credits: 50 });
     const api = roster.api(user.api_key);
     const surname = unique('Lovelace');
@@ -132,6 +134,7 @@ test.describe('assistants', () => {
   });
 
   test('short credits are explained before submitting, and a 402 from the server reads clearly', async ({ page, roster }) => {
+    expectProblems(page, /^402 POST \/v0\/assistant$/);
     const poor = await roster.createUser({ name: 'Pete Poor', credits: 5 });
     await signIn(page, poor.api_key, '/assistants/new');
     // One message, in the person's words, saying where credits come from (no server command).
@@ -176,6 +179,7 @@ test.describe('assistants', () => {
   });
 
   test('a server-side rule lands on its field: a spending cap above the account limit', async ({ page, roster }) => {
+    expectProblems(page, /^422 PATCH \/v0\/assistant\/\d+\/config$/);
     const user = await roster.createUser({ name: 'Cap Tester', credits: 20 });
     const api = roster.api(user.api_key);
     await api.put('/v0/user/spending-limit', { monthly_spending_cap: 200 });

@@ -1,4 +1,4 @@
-import { checkA11y, expect, signIn, test } from './fixtures.ts';
+import { checkA11y, expect, expectProblems, signIn, test } from './fixtures.ts';
 
 test.describe('sign-in and shell', () => {
   test('a printed sign-in link lands signed in, shows the user and workspace, and leaves no key in the URL', async ({ page, roster }) => {
@@ -7,7 +7,8 @@ test.describe('sign-in and shell', () => {
     await expect(page).toHaveURL((url) => url.hash === '' && !url.href.includes(user.api_key));
     await expect(page.getByRole('heading', { level: 1, name: 'Welcome, Grace' })).toBeVisible();
     await expect(page.getByRole('banner').getByText('Personal workspace')).toBeVisible();
-    await expect(page.getByText('42', { exact: true })).toBeVisible();
+    await expect(page.locator('#main').getByText('42', { exact: true })).toBeVisible();
+    await expect(page.getByRole('status', { name: 'credits in Personal workspace' })).toContainText('42');
     // Kept for the tab only.
     const stored = await page.evaluate(() => ({ local: JSON.stringify(localStorage), session: sessionStorage.getItem('roster.session') }));
     expect(stored.local).not.toContain(user.api_key);
@@ -29,6 +30,8 @@ test.describe('sign-in and shell', () => {
   });
 
   test('the sign-in form explains a wrong key and accepts a right one, then returns to the page asked for', async ({ page, roster }) => {
+    // The wrong key is tried against the API once: its 401 is what the form explains.
+    expectProblems(page, /^401 GET \/v0\/user\/basic-info$/);
     const user = await roster.createUser({ name: 'Alan Turing' });
     await page.goto('/some/deep/page');
     await expect(page).toHaveURL(/\/sign-in\?next=%2Fsome%2Fdeep%2Fpage$/);
@@ -53,6 +56,7 @@ test.describe('sign-in and shell', () => {
   });
 
   test('a revoked key sends the user back to sign-in with the reason', async ({ page, roster }) => {
+    expectProblems(page, /^401 GET \/v0\/user\/basic-info$/);
     const user = await roster.createUser({ name: 'Edsger Dijkstra' });
     await signIn(page, user.api_key);
     // Rotating revokes the key this tab holds.
@@ -88,6 +92,7 @@ test('a sign-in link opened in a tab that already runs the app switches to its k
 
 test('each page arrives with its first screen in the HTML: styled, in the right color scheme, and inert until the app runs', async ({ page, browser }) => {
   // Without the app's JavaScript, what shows is what the server sent.
+  expectProblems(page, /^failed: GET \/assets\/[\w.-]+\.js \(net::ERR_FAILED\)$/);
   await page.route('**/assets/*.js', (route) => route.abort());
   await page.goto('/projects/first-screen?prefix=runs');
   const frame = page.locator('#root > [inert]');

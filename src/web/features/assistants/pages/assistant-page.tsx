@@ -256,13 +256,15 @@ export function AssistantPage() {
   const params = useParams();
   const id = Number(params.id);
   const valid = Number.isInteger(id) && id > 0;
-  const assistant = useQuery({ ...assistantQueries.detail(id), enabled: valid });
-  const me = useMe();
-  const navigate = useNavigate();
-  const location = useLocation();
   const remove = useApiMutation(assistantMutations.delete, {
     onSuccess: (_r, deleted) => notifications.show({ color: 'teal', message: `${assistantDisplayName(deleted)} was deleted.` }),
   });
+  // Once deleted, the assistant is not asked for again while this page is still on screen (its cached
+  // entry is dropped, which would otherwise fetch it anew: a 404 in the console).
+  const assistant = useQuery({ ...assistantQueries.detail(id), enabled: valid && !remove.isSuccess });
+  const me = useMe();
+  const navigate = useNavigate();
+  const location = useLocation();
   const canWrite = !missingPermission(me.data, 'assistant:write');
   const justHired = (location.state as { hired?: boolean } | null)?.hired === true;
   const cannotDelete = missingPermission(me.data, 'assistant:delete');
