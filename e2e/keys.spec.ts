@@ -1,5 +1,5 @@
 import type { APIRequestContext } from '@playwright/test';
-import { checkA11y, expect, signIn, test } from './fixtures.ts';
+import { checkA11y, expect, expectProblems, signIn, test } from './fixtures.ts';
 
 /** What a program gets for the key over the API (a plain fetch, as a script would make it). */
 async function statusWith(request: APIRequestContext, key: string): Promise<number> {
@@ -79,6 +79,8 @@ test.describe('API keys page', () => {
     const danger = page.getByRole('region', { name: 'Danger zone' });
     await expect(danger).toContainText('Browser sessions stay signed in');
     await expect(danger).toContainText('leaves organization keys working');
+    // This tab runs on one of the keys it revokes: what it shows is asked for again with it, and refused.
+    expectProblems(page, /^401 GET \/v0\/(keys|organizations|organizations\/\d+\/keys)$/);
     await danger.getByRole('button', { name: 'Revoke all my keys' }).click();
     const confirm = page.getByRole('dialog', { name: 'Revoke all your keys?' });
     await expect(confirm.getByRole('button', { name: 'Revoke every key' })).toBeDisabled();

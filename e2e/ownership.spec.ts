@@ -1,4 +1,4 @@
-import { checkA11y, expect, signIn, test, unique } from './fixtures.ts';
+import { checkA11y, expect, expectProblems, signIn, test, unique } from './fixtures.ts';
 
 // Ownership (issue 19): an owner hands their organization over and can then delete their account; an
 // owner funds and deletes an organization from its settings.
@@ -53,6 +53,7 @@ test.describe('ownership', () => {
     const settings = page.getByRole('dialog', { name: `${org.name} settings` });
 
     // Move credits: more than the balance is refused with the reason, then a fitting amount moves.
+    expectProblems(page, /^402 POST \/v0\/organizations\/\d+\/credits$/);
     await settings.getByRole('textbox', { name: 'Credits to move' }).fill('5000');
     await settings.getByRole('button', { name: 'Move credits' }).click();
     await expect(settings.getByRole('alert')).toContainText('you cannot move 5000');
