@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { checkA11y, expect, signIn, test, unique } from './fixtures.ts';
+import { checkA11y, expect, expectProblems, signIn, test, unique } from './fixtures.ts';
 
 const shots = process.env.E2E_SCREENSHOTS;
 /** Light and dark screenshots to look at (only when E2E_SCREENSHOTS names a folder). */
@@ -29,6 +29,8 @@ const historyItem = (page: Page, message: string) =>
 
 test.describe('projects, contexts and versions', () => {
   test('create a versioned project and context, add rows, commit twice, roll back and forward, see the graph branch', async ({ page, roster }) => {
+    // A taken project name and a duplicate unique key are refused on purpose along the way.
+    expectProblems(page, /^400 POST \/v0\/project$/, /^409 POST \/v0\/project\/[^/]+\/contexts\/[^/]+\/logs$/);
     test.slow(); // the whole versioning journey in one test: over two minutes on a busy machine
     const user = await roster.createUser({ name: 'Vera Versions' });
     await signIn(page, user.api_key, '/projects');
@@ -235,6 +237,8 @@ test.describe('projects, contexts and versions', () => {
   });
 
   test('the context tree renders only what is in view, folds folders, and filters by prefix', async ({ page, roster }) => {
+    // An address of a project that does not exist: the page says so (the API's 404).
+    expectProblems(page, /^404 GET \/v0\/project\/no-such-project(\/contexts)?$/);
     const user = await roster.createUser({ name: 'Mia Many' });
     const api = roster.api(user.api_key);
     await api.post('/v0/project', { name: 'many' });

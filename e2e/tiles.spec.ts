@@ -1,10 +1,11 @@
 import fs from 'node:fs';
 import type { ResponseOf } from '../src/shared/operation.ts';
 import type { listInterfaces } from '../src/shared/operations/tiles.ts';
-import { checkA11y, expect, signIn, test } from './fixtures.ts';
+import { checkA11y, expect, expectProblems, signIn, test } from './fixtures.ts';
 
 test.describe('dashboards and tile templates', () => {
   test('export a tile to a file, import it into a new tab under a new name, resolve a name clash', async ({ page, roster }, testInfo) => {
+    expectProblems(page, /^409 POST \/v0\/tile\/import_template$/);
     const user = await roster.createUser({ name: 'Tile Tester' });
     const api = roster.api(user.api_key);
     // Every new user has the starter project: one interface, one tab, one table tile over Tasks.
@@ -95,6 +96,7 @@ test.describe('dashboards and tile templates', () => {
   });
 
   test('the browser checks a pasted template before sending it, and the server reports what does not fit', async ({ page, roster }) => {
+    expectProblems(page, /^422 POST \/v0\/tile\/import_template$/);
     const user = await roster.createUser({ name: 'Template Checker' });
     await signIn(page, user.api_key, '/dashboards');
     await page.getByRole('button', { name: 'Import template' }).click();
@@ -151,6 +153,8 @@ test.describe('dashboards and tile templates', () => {
     page,
     roster,
   }) => {
+    // Name clashes are answered 409 on purpose: the dialog offers Replace / Import under another name.
+    expectProblems(page, /^409 POST \/v0\/tile\/import_template$/);
     const user = await roster.createUser({ name: 'Context Mapper' });
     const api = roster.api(user.api_key);
     await signIn(page, user.api_key, '/dashboards');

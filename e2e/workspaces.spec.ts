@@ -1,4 +1,4 @@
-import { checkA11y, expect, signInByEmail, test, unique } from './fixtures.ts';
+import { checkA11y, expect, expectProblems, signInByEmail, test, unique } from './fixtures.ts';
 
 // Workspaces by membership (issue 19): the address says which workspace a page is in (`/o/<id>/…`), a
 // session acts in an organization by the person's role there (no organization key in the browser), and
@@ -21,6 +21,8 @@ async function memberOfAnOrganization(roster: Roster) {
 
 test.describe('workspaces', () => {
   test('a member signed in by e-mail opens the organization by its address, in new tabs and by Ctrl+click, and switches', async ({ page, context, roster }) => {
+    // Switching workspace on a project page asks for that project in the other workspace, where it does not exist.
+    expectProblems(page, /^404 GET \/v0\/project\/engine-plans$/);
     const { member, orgName, orgHome } = await memberOfAnOrganization(roster);
     await signInByEmail(page, member.email);
     const banner = page.getByRole('banner');
@@ -75,6 +77,8 @@ test.describe('workspaces', () => {
   });
 
   test('a member removed from the organization lands in their personal workspace with a message, still signed in', async ({ page, roster }) => {
+    // The removed member's next request in the organization is refused: that is how the page learns it.
+    expectProblems(page, /^404 GET \/v0\/assistant$/);
     const { member, orgName, org, asOrg, orgHome } = await memberOfAnOrganization(roster);
     await signInByEmail(page, member.email);
     const banner = page.getByRole('banner');
