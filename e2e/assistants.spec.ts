@@ -232,6 +232,8 @@ test.describe('assistants', () => {
     await page.getByRole('dialog', { name: 'Delete Temp Worker?' }).getByRole('button', { name: 'Delete assistant' }).click();
     await expect(page).toHaveURL(/\/assistants$/);
     await expect(page.getByRole('heading', { name: 'No assistants yet' })).toBeVisible();
+    // Its old address, opened on purpose: the API's 404 is what the page explains.
+    expectProblems(page, new RegExp(`^404 GET /v0/assistant/${info.agent_id}$`));
     await page.goto(`/assistants/${info.agent_id}`);
     await expect(page.getByRole('heading', { name: 'Assistant not found' })).toBeVisible();
     await checkA11y(page);

@@ -76,16 +76,22 @@ function apiFor(request: APIRequestContext, key: string) {
  * or were answered with an error status. A test fails on any of these unless it says it expects them
  * (`expectProblems`): a quiet 404 in the console is how a query for a deleted thing shows itself.
  */
-const problemsOf = new WeakMap<Page, { seen: string[]; expected: RegExp[] }>();
+interface Problems {
+  seen: string[];
+  /** Each pattern excuses what is seen from the moment it was declared on (`from`, an index into `seen`). */
+  expected: { pattern: RegExp; from: number }[];
+}
+const problemsOf = new WeakMap<Page, Problems>();
 
 /** Lets the rest of this test meet problems matching `patterns` (e.g. `/^422 POST \/v0\/assistant$/`). */
 export function expectProblems(page: Page, ...patterns: RegExp[]): void {
-  problemsOf.get(page)?.expected.push(...patterns);
+  const record = problemsOf.get(page);
+  record?.expected.push(...patterns.map((pattern) => ({ pattern, from: record.seen.length })));
 }
 
-function watchProblems(page: Page): { seen: string[]; expected: RegExp[] } {
+function watchProblems(page: Page): Problems {
   // A tab without a key asks once whether its browser has a session: signed out, the answer is 401.
-  const record = { seen: [] as string[], expected: [/^401 GET \/v0\/sessions\/current$/] };
+  const record: Problems = { seen: [], expected: [{ pattern: /^401 GET \/v0\/sessions\/current$/, from: 0 }] };
   problemsOf.set(page, record);
   const origin = (url: string) => {
     const u = new URL(url);
@@ -124,7 +130,7 @@ export const test = base.extend<{
   page: async ({ page }, use) => {
     const record = watchProblems(page);
     await use(page);
-    const unexpected = record.seen.filter((problem) => !record.expected.some((pattern) => pattern.test(problem)));
+    const unexpected = record.seen.filter((problem, i) => !record.expected.some(({ pattern, from }) => from <= i && pattern.test(problem)));
     expect(unexpected, 'console errors and failed requests this test did not expect').toEqual([]);
   },
   roster: async ({ request }, use) => {

@@ -259,9 +259,9 @@ export function AssistantPage() {
   const remove = useApiMutation(assistantMutations.delete, {
     onSuccess: (_r, deleted) => notifications.show({ color: 'teal', message: `${assistantDisplayName(deleted)} was deleted.` }),
   });
-  // Once deleted, the assistant is not asked for again while this page is still on screen (its cached
-  // entry is dropped, which would otherwise fetch it anew: a 404 in the console).
-  const assistant = useQuery({ ...assistantQueries.detail(id), enabled: valid && !remove.isSuccess });
+  // While it is being deleted and once it is, the assistant is not asked for again while this page is still
+  // on screen (its cached entry is dropped on success, which would otherwise fetch it anew: a 404).
+  const assistant = useQuery({ ...assistantQueries.detail(id), enabled: valid && remove.isIdle });
   const me = useMe();
   const navigate = useNavigate();
   const location = useLocation();
