@@ -1,5 +1,5 @@
 import type { APIRequestContext } from '@playwright/test';
-import { checkA11y, expect, expectProblems, signIn, test } from './fixtures.ts';
+import { checkA11y, expect, signIn, signInByEmail, test } from './fixtures.ts';
 
 /** What a program gets for the key over the API (a plain fetch, as a script would make it). */
 async function statusWith(request: APIRequestContext, key: string): Promise<number> {
@@ -55,7 +55,9 @@ test.describe('API keys page', () => {
   test('an Owner creates an organization key with chosen permissions, and "revoke all my keys" asks for the typed words', async ({ page, request, roster }) => {
     const owner = await roster.createUser({ name: 'Grace Keys' });
     const org = await roster.createOrg({ ownerEmail: owner.email });
-    await signIn(page, owner.api_key, '/account/keys');
+    // Signed in by e-mail, as people are: revoking every key leaves the browser session (and this tab) signed in.
+    await signInByEmail(page, owner.email);
+    await page.goto('/account/keys');
 
     const section = page.getByRole('region', { name: 'Organization keys' });
     await section.getByRole('button', { name: 'Create organization key' }).click();
@@ -79,8 +81,6 @@ test.describe('API keys page', () => {
     const danger = page.getByRole('region', { name: 'Danger zone' });
     await expect(danger).toContainText('Browser sessions stay signed in');
     await expect(danger).toContainText('leaves organization keys working');
-    // This tab runs on one of the keys it revokes: what it shows is asked for again with it, and refused.
-    expectProblems(page, /^401 GET \/v0\/(keys|organizations|organizations\/\d+\/keys)$/);
     await danger.getByRole('button', { name: 'Revoke all my keys' }).click();
     const confirm = page.getByRole('dialog', { name: 'Revoke all your keys?' });
     await expect(confirm.getByRole('button', { name: 'Revoke every key' })).toBeDisabled();
@@ -90,5 +90,7 @@ test.describe('API keys page', () => {
     const fresh = (await done.locator('pre[aria-label="Your new personal API key"]').textContent())!.trim();
     for (const key of [orgKey, org.api_key, owner.api_key]) expect(await statusWith(request, key)).toBe(401);
     expect(await statusWith(request, fresh)).toBe(200);
+    await done.getByRole('button', { name: 'Done' }).click();
+    await expect(page.getByRole('button', { name: /^Account menu for/ })).toBeVisible();
   });
 });

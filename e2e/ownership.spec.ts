@@ -33,6 +33,8 @@ test.describe('ownership', () => {
     await danger.getByRole('button', { name: 'Delete my account' }).click();
     const confirm = page.getByRole('dialog', { name: 'Delete your account?' });
     await confirm.getByLabel('Your e-mail address').fill(owner.email);
+    // The account is gone: what was on screen is asked for once more and refused before the sign-in page shows.
+    expectProblems(page, /^401 GET \/v0\//);
     await confirm.getByRole('button', { name: 'Delete my account permanently' }).click();
     await expect(page).toHaveURL(/\/sign-in/);
 

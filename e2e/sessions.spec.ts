@@ -1,4 +1,4 @@
-import { checkA11y, expect, linkMailedTo, test } from './fixtures.ts';
+import { checkA11y, expect, expectProblems, linkMailedTo, test } from './fixtures.ts';
 
 test.describe('signing in by e-mail link', () => {
   test('the mailed link signs the browser in, every new tab is signed in, and no secret is in JavaScript', async ({ page, context, roster }) => {
@@ -37,6 +37,8 @@ test.describe('signing in by e-mail link', () => {
 
     // Sign out everywhere: this tab goes to sign-in, and the other tab's next request finds the session gone.
     await page.getByRole('button', { name: 'Account menu for Barbara Liskov' }).click();
+    // Signed out, what was on screen is asked for once more and refused before the sign-in page replaces it.
+    expectProblems(page, /^401 GET \/v0\//);
     await page.getByRole('menuitem', { name: 'Sign out everywhere' }).click();
     await expect(page).toHaveURL(/\/sign-in$/);
     await expect(page.getByText(/Signed out of 1 session/)).toBeVisible();
@@ -52,6 +54,7 @@ test.describe('signing in by e-mail link', () => {
     await page.goto(await linkMailedTo(user.email));
     await expect(page.getByRole('button', { name: 'Account menu for Frances Allen' })).toBeVisible({ timeout: 20_000 });
     await page.getByRole('button', { name: 'Account menu for Frances Allen' }).click();
+    expectProblems(page, /^401 GET \/v0\//);
     await page.getByRole('menuitem', { name: 'Sign out', exact: true }).click();
     await expect(page).toHaveURL(/\/sign-in$/);
     const other = await context.newPage();

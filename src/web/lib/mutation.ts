@@ -23,14 +23,18 @@ interface Callbacks<V, R> {
   onError?: (error: Error, variables: V) => unknown;
 }
 
-/** Runs a mutation definition: its invalidations happen before the page's own onSuccess. */
+/** Runs a mutation definition: its invalidations start before the page's own onSuccess. */
 export function useApiMutation<V, R>(def: MutationDef<V, R>, callbacks: Callbacks<V, R> = {}) {
   const client = useQueryClient();
   return useMutation<R, Error, V>({
     mutationFn: def.mutationFn,
     onSuccess: (result, variables) => {
-      for (const queryKey of def.removes?.(result, variables) ?? []) client.removeQueries({ queryKey });
-      for (const queryKey of def.invalidates(result, variables)) void client.invalidateQueries({ queryKey });
+      const gone = def.removes?.(result, variables) ?? [];
+      for (const queryKey of gone) void client.cancelQueries({ queryKey });
+      const refreshed = def.invalidates(result, variables).map((queryKey) => client.invalidateQueries({ queryKey }));
+      // Dropped once the lists are fresh: a list row still on screen until then would otherwise ask for the
+      // thing it shows again, and get a 404 (a deleted project's card, issue 20 item 25).
+      if (gone.length > 0) void Promise.allSettled(refreshed).then(() => gone.forEach((queryKey) => client.removeQueries({ queryKey })));
       return callbacks.onSuccess?.(result, variables);
     },
     onError: (error, variables) => {

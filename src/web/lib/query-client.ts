@@ -1,6 +1,6 @@
 import { QueryClient } from '@tanstack/react-query';
 import { ApiError } from './api-client.ts';
-import { isSignedIn, sessionStore } from './session.ts';
+import { sessionStore } from './session.ts';
 import { workspaceStore } from './workspace.ts';
 
 /** A 4xx will not change by asking again; network blips and 5xx get two more tries. */
@@ -20,13 +20,7 @@ function createQueryClient(): QueryClient {
     },
   });
   // Another sign-in, or another workspace: forget the data of the last one, and let what is on screen load again.
-  // Signed out (an account deleted, "Sign out"): forget it without asking again, the sign-in page replaces
-  // what is on screen (asking again would only collect 401s).
-  sessionStore.onSwitch(() => {
-    if (isSignedIn(sessionStore.get())) return void client.resetQueries();
-    void client.cancelQueries();
-    client.clear();
-  });
+  sessionStore.onSwitch(() => void client.resetQueries());
   workspaceStore.onSwitch(() => void client.resetQueries());
   return client;
 }
