@@ -85,6 +85,8 @@ test.describe('account', () => {
     const confirm = dialog.getByRole('button', { name: 'Delete my account permanently' });
     await expect(confirm).toBeDisabled();
     await dialog.getByLabel('Your e-mail address').fill(leaver.email);
+    // The account is gone: what was on screen is asked for once more and refused before the sign-in page shows.
+    expectProblems(page, /^401 GET \/v0\//);
     await confirm.click();
     await expect(page).toHaveURL(/\/sign-in/);
     await expect(page.getByText('Your account was deleted.').first()).toBeVisible();

@@ -17,6 +17,7 @@ test.describe('sign-in and shell', () => {
 
     await page.getByRole('button', { name: 'Account menu for Grace Hopper' }).click();
     await expect(page.getByRole('menu').getByText(user.email)).toBeVisible();
+    expectProblems(page, /^401 GET \/v0\//);
     await page.getByRole('menuitem', { name: 'Sign out' }).click();
     await expect(page).toHaveURL(/\/sign-in$/);
     expect(await page.evaluate(() => sessionStorage.getItem('roster.session'))).toBeNull();
