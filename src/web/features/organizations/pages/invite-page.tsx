@@ -1,9 +1,10 @@
 import { Alert, Badge, Button, Card, Group, Skeleton, Stack, Text, Title } from '@mantine/core';
-import { IconAlertTriangle, IconMailOpened } from '@tabler/icons-react';
+import { IconMailOpened } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { ErrorAlert } from '../../../components/error-alert.tsx';
+import { InviteProblem } from '../components/invite-problem.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
 import { ApiError, errorMessage } from '../../../lib/api-client.ts';
 import { workspacePath } from '../../../../shared/pages.ts';
@@ -13,14 +14,6 @@ import { useApiMutation } from '../../../lib/mutation.ts';
 import { ErrorText } from '../../../components/error-text.tsx';
 import { sessionMutations } from '../../../data/sessions.ts';
 import { sessionStore, useSession } from '../../../lib/session.ts';
-
-function Problem({ title, children }: { title: string; children: React.ReactNode }) {
-  return (
-    <Alert color="orange" variant="light" icon={<IconAlertTriangle aria-hidden />} title={title} role="alert">
-      {children}
-    </Alert>
-  );
-}
 
 /**
  * /invite?token=… signed in — shows which organization invites which address with what role, then accept
@@ -57,7 +50,7 @@ export function InvitePage() {
 
   let body: React.ReactNode;
   if (!token) {
-    body = <Problem title="No invitation in this link">Open the link from your invitation e-mail exactly as it was sent.</Problem>;
+    body = <InviteProblem title="No invitation in this link">Open the link from your invitation e-mail exactly as it was sent.</InviteProblem>;
   } else if (declined) {
     body = (
       <Alert color="gray" title="Invitation declined">
@@ -69,12 +62,12 @@ export function InvitePage() {
   } else if (invite.isError) {
     const err = invite.error;
     if (err instanceof ApiError && err.status === 400) {
-      body = <Problem title="This invitation has expired">Ask the organization to send you a new invitation.</Problem>;
+      body = <InviteProblem title="This invitation has expired">Ask the organization to send you a new invitation.</InviteProblem>;
     } else if (err instanceof ApiError && err.status === 404) {
       body = (
-        <Problem title="This invitation is no longer valid">
+        <InviteProblem title="This invitation is no longer valid">
           It was already used, declined, cancelled, or replaced by a newer invitation. Ask for a new one if you still need access.
-        </Problem>
+        </InviteProblem>
       );
     } else {
       body = <ErrorAlert error={err} onRetry={() => void invite.refetch()} />;
@@ -83,10 +76,10 @@ export function InvitePage() {
     const inv = invite.data;
     body = (
       <Stack>
-        <Problem title={`This invitation is for ${inv.invitee_email}`}>
+        <InviteProblem title={`This invitation is for ${inv.invitee_email}`}>
           {inv.organization_name} invited {inv.invitee_email}, and you are signed in as {me.data.email ?? displayName(me.data)}. Only the invited address can accept it:
           sign out, then {inv.account_exists ? 'sign in as ' + inv.invitee_email + ' and open the link again' : 'join as ' + inv.invitee_email + ' from this link'}.
-        </Problem>
+        </InviteProblem>
         {signOut.error && <ErrorText>{errorMessage(signOut.error)}</ErrorText>}
         <Button variant="default" w="fit-content" loading={signOut.isPending} onClick={() => (cookie ? signOut.mutate() : switchAccount())}>
           Sign out and continue as {inv.invitee_email}

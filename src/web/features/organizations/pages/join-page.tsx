@@ -1,24 +1,17 @@
 import { Alert, Anchor, Badge, Button, Center, Paper, Skeleton, Stack, Text, TextInput, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { IconAlertTriangle, IconInfoCircle } from '@tabler/icons-react';
+import { IconInfoCircle } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useForm } from 'react-hook-form';
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
 import { workspacePath } from '../../../../shared/pages.ts';
 import { ErrorAlert } from '../../../components/error-alert.tsx';
+import { InviteProblem } from '../components/invite-problem.tsx';
 import { ErrorText } from '../../../components/error-text.tsx';
 import { inviteMutations, inviteQueries } from '../../../data/invites.ts';
 import { ApiError, errorMessage } from '../../../lib/api-client.ts';
 import { useApiMutation } from '../../../lib/mutation.ts';
 import { sessionStore, useSession } from '../../../lib/session.ts';
-
-function Problem({ title, children }: { title: string; children: React.ReactNode }) {
-  return (
-    <Alert color="orange" variant="light" icon={<IconAlertTriangle aria-hidden />} title={title} role="alert">
-      {children}
-    </Alert>
-  );
-}
 
 /**
  * /invite/join?token=… — where an invite link takes a signed-out visitor (app/require-session.tsx): who
@@ -50,18 +43,18 @@ export function JoinPage() {
   const signInFirst = `/sign-in?next=${encodeURIComponent(`/invite?token=${token}`)}`;
   let body: React.ReactNode;
   if (!token) {
-    body = <Problem title="No invitation in this link">Open the link from your invitation e-mail exactly as it was sent.</Problem>;
+    body = <InviteProblem title="No invitation in this link">Open the link from your invitation e-mail exactly as it was sent.</InviteProblem>;
   } else if (preview.isPending) {
     body = <Skeleton height={180} />;
   } else if (preview.isError) {
     const err = preview.error;
     if (err instanceof ApiError && err.status === 400) {
-      body = <Problem title="This invitation has expired">Ask the organization to send you a new invitation.</Problem>;
+      body = <InviteProblem title="This invitation has expired">Ask the organization to send you a new invitation.</InviteProblem>;
     } else if (err instanceof ApiError && err.status === 404) {
       body = (
-        <Problem title="This invitation is no longer valid">
+        <InviteProblem title="This invitation is no longer valid">
           It was already used, declined, cancelled, or replaced by a newer invitation. Ask for a new one if you still need access.
-        </Problem>
+        </InviteProblem>
       );
     } else {
       body = <ErrorAlert error={err} onRetry={() => void preview.refetch()} />;
@@ -96,9 +89,9 @@ export function JoinPage() {
       body = (
         <Stack>
           {offer}
-          <Problem title="This instance does not create accounts">
+          <InviteProblem title="This instance does not create accounts">
             Ask its operator to create an account for {inv.invitee_email}, then sign in and open this invitation link again.
-          </Problem>
+          </InviteProblem>
         </Stack>
       );
     } else {
