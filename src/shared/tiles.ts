@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { name, opt, text, Timestamp } from './common.ts';
 import type { ValidationIssue } from './errors.ts';
+import { MAX_FILTER_LENGTH } from './logs-filter/parser.ts';
 
 /** Dashboards lay tiles out on a grid this many columns wide (semantics.md §4). */
 export const GRID_COLUMNS = 12;
@@ -14,6 +15,9 @@ export const MAX_TEMPLATE_DEPTH = 8;
 export const MAX_TEMPLATE_COLUMNS = 500;
 /** A template has one context; a few entries leave room for clients that map several templates alike. */
 export const MAX_CONTEXT_MAP = 20;
+
+/** A tile's filter as the API takes it: the logs API's language, checked by the server when saved. */
+const tileFilter = () => z.string().max(MAX_FILTER_LENGTH, `At most ${MAX_FILTER_LENGTH} characters.`);
 
 export const TILE_TYPES = ['Table', 'Plot'] as const;
 export const TileTypeSchema = z.enum(TILE_TYPES);
@@ -48,6 +52,8 @@ export const TileSchema = z.object({
   context: z.string().nullable(),
   table_tile: TableTileSchema.nullable(),
   plot_tile: PlotTileSchema.nullable(),
+  /** Extension: which of the context's logs the tile shows (the logs API's filter language); null = all. */
+  filter: z.string().nullable(),
   created_by: z.string().nullable(),
   has_checkpoint: z.boolean(),
   checkpoint_at: Timestamp.nullable(),
@@ -94,6 +100,7 @@ export const CreateTileInput = z.object({
   context: opt(text(255)),
   table_tile: opt(z.object({ table_type: opt(text(50)), column_order: z.array(text(255)).max(MAX_TEMPLATE_COLUMNS) })),
   plot_tile: opt(z.object({ plot_type: text(20), x_axis: text(255), y_axis: text(255) })),
+  filter: opt(tileFilter()),
 });
 export type CreateTileInput = z.input<typeof CreateTileInput>;
 
@@ -104,6 +111,8 @@ export const UpdateTileInput = z.object({
   context: opt(text(255)),
   table_tile: opt(z.object({ table_type: opt(text(50)), column_order: z.array(text(255)).max(MAX_TEMPLATE_COLUMNS) })),
   plot_tile: opt(z.object({ plot_type: text(20), x_axis: text(255), y_axis: text(255) })),
+  /** An empty text removes the filter. */
+  filter: opt(tileFilter()),
 });
 export type UpdateTileInput = z.input<typeof UpdateTileInput>;
 
@@ -117,6 +126,7 @@ export const TileTemplateSchema = z.object({
   context: z.string().nullable(),
   table_tile: TableTileSchema.optional(),
   plot_tile: PlotTileSchema.optional(),
+  filter: z.string().optional(),
   template_version: z.string(),
   description: z.string().nullable(),
   tags: z.array(z.string()),
@@ -211,6 +221,8 @@ export interface TileContent {
   context: string | null;
   table_tile: { table_type: string; column_order: string[] } | null;
   plot_tile: { plot_type: string; x_axis: string; y_axis: string } | null;
+  /** Which logs of the context the tile shows (the logs API's filter language); null shows them all. */
+  filter: string | null;
 }
 
 /** A template after the structural check: known fields only, in their canonical types. */
@@ -222,7 +234,7 @@ export interface ParsedTemplate extends TileContent {
 
 export type ParseTemplateResult = { ok: true; template: ParsedTemplate; unknownKeys: string[] } | { ok: false; issues: ValidationIssue[] };
 
-const TOP_KEYS = new Set(['name', 'type', 'position', 'context', 'table_tile', 'plot_tile', 'template_version', 'description', 'tags', 'created_by']);
+const TOP_KEYS = new Set(['name', 'type', 'position', 'context', 'table_tile', 'plot_tile', 'filter', 'template_version', 'description', 'tags', 'created_by']);
 const TABLE_KEYS = new Set(['table_type', 'column_order']);
 const PLOT_KEYS = new Set(['plot_type', 'x_axis', 'y_axis']);
 const POSITION_KEYS = ['x', 'y', 'width', 'height'] as const;
@@ -325,6 +337,15 @@ export function parseTemplate(raw: unknown, prefix: (string | number)[] = ['body
     else context = raw.context.trim() || null;
   }
 
+  // filter: its syntax is checked with the other findings (an invalid filter can be dropped by sanitizing)
+  let filter: string | null = null;
+  if (raw.filter !== undefined && raw.filter !== null) {
+    if (typeof raw.filter !== 'string') fail(['filter'], 'Input should be a valid string', 'string_type');
+    else if (raw.filter.length > MAX_FILTER_LENGTH) fail(['filter'], `Must be at most ${MAX_FILTER_LENGTH} characters.`, 'string_too_long');
+    else if (hasNul(raw.filter)) fail(['filter'], 'Must not contain NUL characters.');
+    else filter = raw.filter.trim() || null;
+  }
+
   // table_tile
   let tableTile: ParsedTemplate['table_tile'] = null;
   if (raw.table_tile !== undefined && raw.table_tile !== null) {
@@ -416,6 +437,7 @@ export function parseTemplate(raw: unknown, prefix: (string | number)[] = ['body
       context,
       table_tile: tableTile,
       plot_tile: plotTile,
+      filter,
       description,
       tags,
       template_version: version,

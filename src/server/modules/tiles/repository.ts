@@ -14,7 +14,10 @@ function parseJson<T>(text: string | null, fallback: T): T {
   }
 }
 
-export function contentOfRow(row: Pick<TileTable, 'name' | 'type' | 'position' | 'context' | 'settings'>): TileContent {
+type ContentColumns = Pick<TileTable, 'name' | 'type' | 'position' | 'context' | 'settings'> & { filter?: string | null };
+
+/** A tile's content from its columns (or a checkpoint of them: those saved before filters existed have none). */
+export function contentOfRow(row: ContentColumns): TileContent {
   const type: TileType = row.type === 'Plot' ? 'Plot' : 'Table';
   const settings = parseJson<Record<string, unknown> | null>(row.settings, null);
   return {
@@ -24,6 +27,7 @@ export function contentOfRow(row: Pick<TileTable, 'name' | 'type' | 'position' |
     context: row.context,
     table_tile: type === 'Table' && settings ? (settings as TileContent['table_tile']) : null,
     plot_tile: type === 'Plot' && settings ? (settings as TileContent['plot_tile']) : null,
+    filter: row.filter ?? null,
   };
 }
 
@@ -44,7 +48,7 @@ export function toTile(row: TileTable): Tile {
 /** The checkpoint copy of a tile, or null when none was saved. */
 export function checkpointOf(row: TileTable): TileContent | null {
   if (row.checkpoint === null) return null;
-  const saved = parseJson<Pick<TileTable, 'name' | 'type' | 'position' | 'context' | 'settings'> | null>(row.checkpoint, null);
+  const saved = parseJson<ContentColumns | null>(row.checkpoint, null);
   return saved ? contentOfRow(saved) : null;
 }
 
@@ -55,6 +59,7 @@ function contentColumns(c: TileContent) {
     position: JSON.stringify(c.position),
     context: c.context,
     settings: c.type === 'Table' ? JSON.stringify(c.table_tile) : JSON.stringify(c.plot_tile),
+    filter: c.filter,
   };
 }
 
@@ -211,7 +216,7 @@ export async function updateTile(db: Conn, id: string, content: TileContent, now
 
 /** Saves the tile's current content as its checkpoint (one per tile: a new one replaces the old). */
 export async function saveCheckpoint(db: Conn, row: TileTable, now: Date): Promise<void> {
-  const snapshot = { name: row.name, type: row.type, position: row.position, context: row.context, settings: row.settings };
+  const snapshot: ContentColumns = { name: row.name, type: row.type, position: row.position, context: row.context, settings: row.settings, filter: row.filter };
   await db
     .updateTable('tiles')
     .set({ checkpoint: JSON.stringify(snapshot), checkpoint_at: now.toISOString() })

@@ -591,3 +591,68 @@ describe('import_template context_map (issue 20, item 16)', () => {
     expect((await tilesOf(t, s.key, 'demo')).map((x) => x.name)).toEqual(['Open tasks']);
   });
 });
+
+describe('tile filters (issue 20 item 18, issue 23)', () => {
+  it('a tile keeps its filter; an empty one removes it; one that does not run is 422 at its position and changes nothing', async () => {
+    const t = await makeTestApp();
+    const s = await setup(t);
+    const set = await ok(await t.request('PATCH', `/v0/tile/${s.tile.id}`, { key: s.key, json: { filter: " status == 'open' " } }));
+    expect(set.info.filter).toBe("status == 'open'");
+    expect((await tilesOf(t, s.key, 'demo'))[0]!.filter).toBe("status == 'open'");
+
+    const bad = await t.request('PATCH', `/v0/tile/${s.tile.id}`, { key: s.key, json: { filter: 'priority >' } });
+    expect(bad.statusCode).toBe(422);
+    expect(bad.json().detail[0]).toMatchObject({ loc: ['body', 'filter'] });
+    expect(bad.json().detail[0].msg).toMatch(/position 10/);
+    const unsupported = await t.request('PATCH', `/v0/tile/${s.tile.id}`, { key: s.key, json: { filter: 'nosuchfunction(title)' } });
+    expect(unsupported.statusCode).toBe(422);
+    expect((await tilesOf(t, s.key, 'demo'))[0]!.filter).toBe("status == 'open'");
+
+    const kept = await ok(await t.request('PATCH', `/v0/tile/${s.tile.id}`, { key: s.key, json: { name: 'Renamed' } }));
+    expect(kept.info.filter).toBe("status == 'open'");
+    const cleared = await ok(await t.request('PATCH', `/v0/tile/${s.tile.id}`, { key: s.key, json: { filter: '' } }));
+    expect(cleared.info.filter).toBeNull();
+  });
+
+  it('created with a filter; the filter travels in the template, the checkpoint and back', async () => {
+    const t = await makeTestApp();
+    const s = await setup(t);
+    const made = await ok(
+      await t.request('POST', `/v0/tab/${s.tab.id}/tiles`, {
+        key: s.key,
+        json: { name: 'Urgent', position: { width: 6, height: 4 }, context: 'Tasks', table_tile: { column_order: ['title'] }, filter: 'priority >= 2' },
+      }),
+      201,
+    );
+    expect(made.info.filter).toBe('priority >= 2');
+    await ok(await t.request('POST', `/v0/tile/${made.info.id}/checkpoint`, { key: s.key }));
+    await ok(await t.request('PATCH', `/v0/tile/${made.info.id}`, { key: s.key, json: { filter: 'priority < 2' } }));
+    const saved = await ok(await t.request('POST', '/v0/tile/export_template', { key: s.key, json: { tile_id: made.info.id, checkpoint: true } }));
+    expect(saved.template.filter).toBe('priority >= 2');
+    const current = await ok(await t.request('POST', '/v0/tile/export_template', { key: s.key, json: { tile_id: made.info.id } }));
+    expect(current.template.filter).toBe('priority < 2');
+    const unfiltered = await ok(await t.request('POST', '/v0/tile/export_template', { key: s.key, json: { tile_id: s.tile.id } }));
+    expect(unfiltered.template).not.toHaveProperty('filter');
+
+    const imported = await ok(
+      await t.request('POST', '/v0/tile/import_template', { key: s.key, json: { project: 'demo', tab_id: s.tab.id, template: current.template, new_tile_name: 'Copy' } }),
+    );
+    const copy = (await tilesOf(t, s.key, 'demo')).find((x) => x.id === imported.created_ids.tile_id);
+    expect(copy?.filter).toBe('priority < 2');
+  });
+
+  it('an imported filter that does not run: 422 without sanitizing; sanitizing drops it with a warning', async () => {
+    const t = await makeTestApp();
+    const s = await setup(t);
+    const json = { project: 'demo', tab_id: s.tab.id, template: template({ filter: "status == 'open" }), auto_sanitize: false };
+    const refused = await t.request('POST', '/v0/tile/import_template', { key: s.key, json });
+    expect(refused.statusCode).toBe(422);
+    expect(refused.json().validation_result.issues).toContainEqual(expect.objectContaining({ level: 'error', component: 'filter' }));
+    expect((await tilesOf(t, s.key, 'demo')).map((x) => x.name)).toEqual(['Open tasks']);
+
+    const sanitized = await ok(await t.request('POST', '/v0/tile/import_template', { key: s.key, json: { ...json, auto_sanitize: true } }));
+    expect(sanitized.warnings).toContainEqual(expect.stringMatching(/^Dropped the filter/));
+    const tile = (await tilesOf(t, s.key, 'demo')).find((x) => x.id === sanitized.created_ids.tile_id);
+    expect(tile?.filter).toBeNull();
+  });
+});

@@ -124,6 +124,7 @@ export async function createTile(db: Conn, scope: Scope, tabId: string, body: Pa
     context: body.context ?? null,
     table_tile: type === 'Table' && body.table_tile ? { table_type: body.table_tile.table_type ?? 'default', column_order: body.table_tile.column_order } : null,
     plot_tile: type === 'Plot' && body.plot_tile ? body.plot_tile : null,
+    filter: body.filter?.trim() || null,
   };
   await checkContent(db, tab.project_id, tab.project_name, content);
   const row = await unlessTaken(
@@ -153,6 +154,7 @@ export async function changeTile(db: Conn, scope: Scope, id: string, body: Parse
           : current.table_tile
         : null,
     plot_tile: current.type === 'Plot' ? (body.plot_tile ?? current.plot_tile) : null,
+    filter: body.filter === undefined ? current.filter : body.filter.trim() || null,
   };
   await checkContent(db, tile.project_id, tile.project_name, content);
   const clash = () => conflictError(`Tile with name ${content.name} already exists in tab ${tile.tab_name}.`);

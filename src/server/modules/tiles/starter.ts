@@ -41,6 +41,7 @@ export async function createStarterProject(tx: Conn, userId: string, now: Date):
       context: STARTER.context,
       table_tile: { table_type: 'default', column_order: ['title', 'status', 'priority'] },
       plot_tile: null,
+      filter: null,
     },
     userId,
     now,

@@ -24,8 +24,10 @@ export interface TileTable {
   context: string | null;
   /** JSON table_tile or plot_tile, by type. */
   settings: string | null;
+  /** The logs API filter of the logs the tile shows; null: all (migration 2026-11-27-05-tile-filters). */
+  filter: string | null;
   created_by: string | null;
-  /** JSON snapshot {name,type,position,context,settings} saved by POST /v0/tile/{id}/checkpoint. */
+  /** JSON snapshot {name,type,position,context,settings,filter} saved by POST /v0/tile/{id}/checkpoint. */
   checkpoint: string | null;
   checkpoint_at: string | null;
   created_at: string;

@@ -10,6 +10,7 @@ import {
   type TileType,
   type ValidationResult,
 } from '../../../shared/tiles.ts';
+import { filterProblem } from '../logs/filter-check.ts';
 
 /** What a template is checked against: the target project's contexts and their columns. */
 export interface TemplateTarget {
@@ -121,6 +122,22 @@ function findingsOf(t: ParsedTemplate, unknownKeys: readonly string[], target: T
         component: 'context',
         message: `Context '${t.context}' does not exist in project '${target.project}'.`,
         suggested_fix: `Create context '${t.context}' in project '${target.project}', or map it to one of: ${list(known)} (context_map).`,
+      },
+    });
+  }
+
+  const filterError = t.filter === null ? null : filterProblem(t.filter);
+  if (filterError) {
+    out.push({
+      issue: {
+        level: 'error',
+        component: 'filter',
+        message: `The filter does not run: ${filterError.message}`,
+        suggested_fix: `Fix the filter at position ${filterError.position} (expected ${filterError.expected}), or remove it to show every log.`,
+      },
+      fix: (tpl) => {
+        tpl.filter = null;
+        return `Dropped the filter '${t.filter}', which does not run (${filterError.message}); the tile shows every log of its context.`;
       },
     });
   }

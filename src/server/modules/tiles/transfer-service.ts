@@ -80,6 +80,7 @@ export async function exportTemplate(deps: Deps, principal: Principal, body: Exp
     context: content.context,
     ...(content.type === 'Table' && content.table_tile ? { table_tile: content.table_tile } : {}),
     ...(content.type === 'Plot' && content.plot_tile ? { plot_tile: content.plot_tile } : {}),
+    ...(content.filter !== null ? { filter: content.filter } : {}),
     template_version: TEMPLATE_VERSION,
     description: body.description ?? null,
     tags: body.tags,
@@ -124,6 +125,7 @@ function contentOf(t: ParsedTemplate, name: string): TileContent {
     context: t.context,
     table_tile: t.type === 'Table' ? t.table_tile : null,
     plot_tile: t.type === 'Plot' ? t.plot_tile : null,
+    filter: t.filter,
   };
 }
 
