@@ -218,6 +218,37 @@ try {
             : null,
   );
 
+  // 7. The logs API over two instances: logs written on A are read with a filter on B; increments of one
+  // field sent to both at once all count (the atomic update locks the row in the shared database).
+  const logger = await cli('user', 'create', '--email', 'logger@example.com');
+  await call(a, logger.api_key, 'POST', '/v0/project', { name: 'runs' });
+  const written = await call(a, logger.api_key, 'POST', '/v0/logs', {
+    project_name: 'runs',
+    context: { name: 'eval/a' },
+    entries: Array.from({ length: 10 }, (_, i) => ({ step: i, score: i / 10, n: 0 })),
+  });
+  const ids = written.body?.log_event_ids ?? [];
+  const increments = await Promise.all(
+    Array.from({ length: 20 }, (_, i) => call(i % 2 ? a : b, logger.api_key, 'PATCH', `/v0/logs/${ids[0]}/fields/n/atomic`, { operation: '+1' }).then((r) => r.status)),
+  );
+  const read = await call(
+    b,
+    logger.api_key,
+    'GET',
+    `/v0/logs?project_name=runs&context=eval/a&filter=${encodeURIComponent('score >= 0.5')}&sorting=${encodeURIComponent('{"step": "ascending"}')}`,
+  );
+  const counted = await call(b, logger.api_key, 'GET', `/v0/logs?project_name=runs&context=eval/a&from_ids=${ids[0]}`);
+  check(
+    'logs written on A are read with a filter on B; 20 increments split over both count 20',
+    written.status !== 200 || ids.length !== 10
+      ? `POST /v0/logs on A → ${written.status} ${written.raw.slice(0, 300)}`
+      : read.status !== 200 || read.body?.count !== 5 || read.body?.logs?.[0]?.entries?.step !== 5
+        ? `filtered read on B → ${read.status} ${read.raw.slice(0, 300)}`
+        : increments.some((st) => st !== 200) || counted.body?.logs?.[0]?.entries?.n !== 20
+          ? `increments ${[...new Set(increments)].join(',')}, n = ${JSON.stringify(counted.body?.logs?.[0]?.entries?.n)}`
+          : null,
+  );
+
   // 3. One key's rate limit is one budget across both instances. Run last: after this burst of 429s on
   // PostgreSQL, one later request on a reused keep-alive socket was seen cut off ("other side closed");
   // not yet understood, noted in the issue.
