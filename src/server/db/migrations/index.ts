@@ -17,6 +17,7 @@ import { authNotifyMigration } from './2026-11-25-10-auth-notify.ts';
 import { instanceAdministrationMigration } from './2026-11-26-02-instance-administration.ts';
 import { auditEventsMigration } from './2026-11-26-03-audit-events.ts';
 import { tileFiltersMigration } from './2026-11-27-05-tile-filters.ts';
+import { nonemptyLogsIndexMigration } from './2026-11-27-06-nonempty-logs-index.ts';
 
 /** Every migration in order. Names are dates: append new ones, never edit or reorder landed ones. */
 export function allMigrations(dialect: Dialect): Record<string, Migration> {
@@ -38,5 +39,6 @@ export function allMigrations(dialect: Dialect): Record<string, Migration> {
     '2026-11-26-02-instance-administration': instanceAdministrationMigration(dialect),
     '2026-11-26-03-audit-events': auditEventsMigration(dialect),
     '2026-11-27-05-tile-filters': tileFiltersMigration,
+    '2026-11-27-06-nonempty-logs-index': nonemptyLogsIndexMigration,
   };
 }
