@@ -16,6 +16,7 @@ import { apiKeyNamesMigration } from './2026-11-25-04-api-key-names.ts';
 import { authNotifyMigration } from './2026-11-25-10-auth-notify.ts';
 import { instanceAdministrationMigration } from './2026-11-26-02-instance-administration.ts';
 import { auditEventsMigration } from './2026-11-26-03-audit-events.ts';
+import { projectCommitsMigration } from './2026-11-27-02-project-commits.ts';
 
 /** Every migration in order. Names are dates: append new ones, never edit or reorder landed ones. */
 export function allMigrations(dialect: Dialect): Record<string, Migration> {
@@ -36,5 +37,6 @@ export function allMigrations(dialect: Dialect): Record<string, Migration> {
     '2026-11-25-10-auth-notify': authNotifyMigration(dialect),
     '2026-11-26-02-instance-administration': instanceAdministrationMigration(dialect),
     '2026-11-26-03-audit-events': auditEventsMigration(dialect),
+    '2026-11-27-02-project-commits': projectCommitsMigration(dialect),
   };
 }
