@@ -10,13 +10,7 @@ import type { Conn } from '../../db/connection.ts';
 
 /** The project's versioned contexts in name order, with their HEAD. */
 export function versionedContexts(db: Conn, projectId: number) {
-  return db
-    .selectFrom('contexts')
-    .select(['id', 'name', 'head_commit_id'])
-    .where('project_id', '=', projectId)
-    .where('is_versioned', '=', 1)
-    .orderBy('name')
-    .execute();
+  return db.selectFrom('contexts').select(['id', 'name', 'head_commit_id']).where('project_id', '=', projectId).where('is_versioned', '=', 1).orderBy('name').execute();
 }
 
 /** Whether any versioned context of the project has rows changed since its HEAD. */
@@ -61,7 +55,9 @@ export async function insertProjectCommit(
   const at = now.toISOString();
   const prevHash = head?.hash ?? null;
   const held = contexts.map((c) => `${c.contextId}:${c.commitHash}`).join(',');
-  const hash = createHash('sha256').update(`project\n${prevHash ?? ''}\n${held}\n${at}\n${message ?? ''}\n${projectId}`).digest('hex');
+  const hash = createHash('sha256')
+    .update(`project\n${prevHash ?? ''}\n${held}\n${at}\n${message ?? ''}\n${projectId}`)
+    .digest('hex');
   const commit = await tx
     .insertInto('project_commits')
     .values({ project_id: projectId, hash, prev_hash: prevHash, message, created_at: at })
@@ -98,12 +94,7 @@ export async function setProjectHead(tx: Conn, projectId: number, projectCommitI
 /** Newest first, with the DAG links both ways and the contexts each holds. */
 export async function listProjectCommits(db: Conn, projectId: number) {
   const [commits, held, project] = await Promise.all([
-    db
-      .selectFrom('project_commits')
-      .select(['id', 'hash', 'prev_hash', 'message', 'created_at'])
-      .where('project_id', '=', projectId)
-      .orderBy('id', 'desc')
-      .execute(),
+    db.selectFrom('project_commits').select(['id', 'hash', 'prev_hash', 'message', 'created_at']).where('project_id', '=', projectId).orderBy('id', 'desc').execute(),
     db
       .selectFrom('project_commit_contexts as pcc')
       .innerJoin('project_commits as pc', 'pc.id', 'pcc.project_commit_id')

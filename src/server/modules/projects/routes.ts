@@ -1,13 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import {
-  commitProject,
-  createProject,
-  deleteProject,
-  getProject,
-  listProjectCommits,
-  listProjects,
-  rollbackProject,
-} from '../../../shared/operations/projects.ts';
+import { commitProject, createProject, deleteProject, getProject, listProjectCommits, listProjects, rollbackProject } from '../../../shared/operations/projects.ts';
 import { scopeOf } from '../../auth/principal.ts';
 import { badRequest } from '../../http/errors.ts';
 import { route } from '../../http/route.ts';
