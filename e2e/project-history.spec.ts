@@ -59,5 +59,17 @@ test.describe('project history', () => {
     const rows = async (context: string) => (await api.get<{ logs: { entries: { v: string } }[] }>(`${base}/contexts/${context}/logs`)).logs.map((r) => r.entries.v);
     expect(await rows('a')).toEqual(['a1']);
     expect(await rows('b')).toEqual(['b1']);
+
+    // A project without versioned contexts has nothing to commit: the button says why, the list says what it is for.
+    const plain = `${name}-plain`;
+    await api.post('/v0/project', { name: plain });
+    await api.post(`/v0/project/${plain}/contexts`, { name: 'notes' });
+    await page.goto(`/projects/${plain}`);
+    const empty = page.getByRole('region', { name: 'Project history' });
+    await expect(empty.getByRole('heading', { name: 'No project commits yet' })).toBeVisible();
+    await expect(empty).toContainText('This project has none yet');
+    await expect(empty.getByRole('button', { name: 'Commit project' })).toBeDisabled();
+    await checkA11y(page);
+    await snap(page, 'project-history-empty');
   });
 });
