@@ -23,6 +23,7 @@ export const AUDIT_ACTIONS = {
   'assistant.deleted': 'deleted an assistant',
   'project.created': 'created a project',
   'project.deleted': 'deleted a project',
+  'project.rolled_back': 'rolled back a project',
   'context.created': 'created a context',
   'context.deleted': 'deleted a context',
   'context.rolled_back': 'rolled back a context',

@@ -122,7 +122,11 @@ export const CommitSchema = z.object({
   commit_hash: z.string(),
   commit_message: z.string().nullable(),
   created_at: Timestamp,
+  /** Logs API §6: "context" here; a project's own commits (GET /v0/project/{p}/commits) say "project". */
+  type: z.literal('context'),
   prev_commit_hash: z.string().nullable(),
+  /** Logs API §6 spelling of next_commit_hashes (the same list). */
+  next_commit_hash: z.array(z.string()),
   next_commit_hashes: z.array(z.string()),
   row_count: z.number().int(),
   is_head: z.boolean(),
@@ -133,3 +137,35 @@ export const CommitList = z.array(CommitSchema);
 /** 9. POST …/contexts/{c}/rollback */
 export const RollbackInput = z.object({ commit_hash: z.string().trim().min(1, 'Give the hash of the commit to roll back to.') });
 export const RollbackResponse = z.object({ status: z.literal('success'), message: z.string(), auto_saved_commit_hash: z.string().nullable() });
+
+// ---- Project versions (logs API §7) ---------------------------------------------------------
+
+/** POST /v0/project/{p}/commit */
+export const ProjectCommitInput = z.object({ commit_message: opt(text(1000)) });
+export const ProjectCommitCreated = z.object({ info: z.string(), commit_hash: z.string() });
+/** A versioned context as a project commit holds it: the context's own commit taken with it. */
+export const ProjectCommitContextSchema = z.object({ name: z.string(), commit_hash: z.string() });
+/** Item of GET /v0/project/{p}/commits: shaped as a context's commit, with `type: "project"`. */
+export const ProjectCommitSchema = z.object({
+  commit_hash: z.string(),
+  commit_message: z.string().nullable(),
+  created_at: Timestamp,
+  type: z.literal('project'),
+  prev_commit_hash: z.string().nullable(),
+  next_commit_hash: z.array(z.string()),
+  /** Extension: the project commit last made or rolled back to. */
+  is_head: z.boolean(),
+  /** Extension: the versioned contexts it holds (a context deleted since drops out), by name. */
+  contexts: z.array(ProjectCommitContextSchema),
+});
+export type ProjectCommit = z.infer<typeof ProjectCommitSchema>;
+export const ProjectCommitList = z.array(ProjectCommitSchema);
+/** POST /v0/project/{p}/rollback */
+export const ProjectRollbackInput = z.object({ commit_hash: z.string().trim().min(1, 'Give the hash of the project commit to roll back to.') });
+export const ProjectRollbackResponse = z.object({
+  info: z.string(),
+  /** Extension: uncommitted changes were committed first as this project commit (null: there were none). */
+  auto_saved_commit_hash: z.string().nullable(),
+  /** Extension: the contexts whose rows or HEAD moved (the others already were as at the commit). */
+  restored_contexts: z.array(z.string()),
+});

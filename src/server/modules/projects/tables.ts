@@ -11,6 +11,8 @@ export interface ProjectTable {
   sort_order: number | null;
   is_versioned: number;
   created_at: string;
+  /** The project commit last made or rolled back to (project_commits.id), null before the first. */
+  head_commit_id: number | null;
 }
 
 export interface ContextTable {
@@ -81,6 +83,23 @@ export interface ContextFieldTable {
   created_at: string;
 }
 
+/** A project commit: the versioned contexts' commits taken (or restored) together. */
+export interface ProjectCommitTable {
+  id: Generated<number>;
+  project_id: number;
+  hash: string;
+  prev_hash: string | null;
+  message: string | null;
+  created_at: string;
+}
+
+/** Which commit of each versioned context a project commit holds. */
+export interface ProjectCommitContextTable {
+  project_commit_id: number;
+  context_id: number;
+  commit_id: number;
+}
+
 export interface ProjectsTables {
   projects: ProjectTable;
   contexts: ContextTable;
@@ -90,4 +109,6 @@ export interface ProjectsTables {
   commit_rows: CommitRowTable;
   pending_changes: PendingChangeTable;
   context_fields: ContextFieldTable;
+  project_commits: ProjectCommitTable;
+  project_commit_contexts: ProjectCommitContextTable;
 }

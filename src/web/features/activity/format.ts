@@ -21,6 +21,7 @@ export function detailWords(event: Pick<AuditEvent, 'action' | 'detail'>): strin
     case 'member.role_changed':
       return roleName(d.from_role_id) && roleName(d.role_id) ? `${roleName(d.from_role_id)} → ${roleName(d.role_id)}` : null;
     case 'context.rolled_back':
+    case 'project.rolled_back':
       return typeof d.commit_hash === 'string' ? `to commit ${d.commit_hash.slice(0, 10)}` : null;
     case 'key.revoked_all':
       return typeof d.revoked === 'number' ? `${d.revoked} key${d.revoked === 1 ? '' : 's'}` : null;

@@ -1,5 +1,5 @@
 import { notifications } from '@mantine/notifications';
-import { commitMutations } from '../../data/commits.ts';
+import { commitMutations, projectCommitMutations } from '../../data/commits.ts';
 import { contextMutations } from '../../data/contexts.ts';
 import { projectMutations } from '../../data/projects.ts';
 import { rowMutations } from '../../data/rows.ts';
@@ -66,6 +66,22 @@ export function useRollback(project: string, context: string, forward: boolean) 
       notifications.show({
         color: 'teal',
         message: `${forward ? 'Moved forward to' : 'Rolled back to'} ${hash.slice(0, 7)}.${result.auto_saved_commit_hash ? ` Your uncommitted changes were saved as ${result.auto_saved_commit_hash.slice(0, 7)}.` : ''}`,
+      }),
+  });
+}
+
+export function useCommitProject(project: string) {
+  return useApiMutation(projectCommitMutations.commit(project), {
+    onSuccess: (result) => notifications.show({ color: 'teal', message: `Project ${project} committed as ${result.commit_hash.slice(0, 7)}.` }),
+  });
+}
+
+export function useRollbackProject(project: string) {
+  return useApiMutation(projectCommitMutations.rollback(project), {
+    onSuccess: (result, hash) =>
+      notifications.show({
+        color: 'teal',
+        message: `Restored ${project} to ${hash.slice(0, 7)}${result.restored_contexts.length ? ` (${result.restored_contexts.join(', ')})` : ''}.${result.auto_saved_commit_hash ? ` Your uncommitted changes were saved as ${result.auto_saved_commit_hash.slice(0, 7)}.` : ''}`,
       }),
   });
 }

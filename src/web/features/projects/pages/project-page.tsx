@@ -19,6 +19,7 @@ import { contextUrl, useDeleteContext } from '../api.ts';
 import { contextQueries } from '../../../data/contexts.ts';
 import { projectQueries } from '../../../data/projects.ts';
 import { ContextBadges } from '../components/context-badges.tsx';
+import { ProjectHistory } from '../components/project-history.tsx';
 import { ProjectIcon } from '../components/project-icon.tsx';
 import { VirtualList } from '../components/virtual-list.tsx';
 import { contextTree, plural, type TreeLine } from '../model.ts';
@@ -258,6 +259,7 @@ export function ProjectPage() {
         />
       </Group>
       {content}
+      {project.data && <ProjectHistory project={name} cannotWrite={cannotWrite} />}
       <MountWhenOpened opened={creating}>
         <CreateContextModal
           project={name}
