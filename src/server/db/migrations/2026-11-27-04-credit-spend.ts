@@ -31,7 +31,12 @@ export function creditSpendMigration(dialect: Dialect) {
         where category = 'assistant_hire'`.execute(db);
 
       if (dialect === 'postgres') {
-        await sql`alter table billing_accounts drop constraint if exists billing_accounts_credits_micros_check`.execute(db);
+        // Named by PostgreSQL (billing_accounts_credits_micros_check): found by what it checks, not by that name.
+        const { rows } = await sql<{ conname: string }>`
+          select conname from pg_constraint
+          where conrelid = 'billing_accounts'::regclass and contype = 'c' and pg_get_constraintdef(oid) like '%credits_micros >= 0%'`.execute(db);
+        if (rows.length === 0) throw new Error('billing_accounts: no balance check found, not migrated');
+        for (const { conname } of rows) await sql`alter table billing_accounts drop constraint ${sql.ref(conname)}`.execute(db);
         return;
       }
       // SQLite cannot drop a constraint: rebuild the table from its own definition without it, as in
