@@ -33,9 +33,9 @@ export type DeductCredits = z.input<typeof DeductCreditsInput>;
 
 /** `current_credits` = `previous_credits` − `deducted`, and may be below zero. */
 export const DeductCreditsResponse = z.object({
-  previous_credits: z.number(),
-  deducted: z.number(),
-  current_credits: z.number(),
+  previous_credits: z.number().describe('The balance just before this deduction'),
+  deducted: z.number().describe('The amount sent'),
+  current_credits: z.number().describe('previous_credits − deducted; may be below zero'),
 });
 
 /** The category a deduction without one is counted under. */
@@ -50,14 +50,11 @@ export const SpendQuery = z.object({
 
 /** A month's charges (UTC calendar month) of an account, an assistant or a member. */
 export const SpendSchema = z.object({
-  month: z.string().describe('YYYY-MM, UTC'),
-  currency: z.literal('credits'),
-  /** Sum of the month's charges. */
-  total: z.number(),
-  /** The same sum per category (deductions' categories, `assistant_hire` for hires). */
-  by_category: z.record(z.string(), z.number()),
-  /** How many charges. */
-  charges: z.number().int(),
+  month: z.string().describe('The month read, YYYY-MM (UTC calendar month)'),
+  currency: z.literal('credits').describe('Amounts are in credits'),
+  total: z.number().describe('Sum of the month’s charges: deductions and assistant hires'),
+  by_category: z.record(z.string(), z.number()).describe('The same sum per category: a deduction’s category (`other` when it gave none), `assistant_hire` for hires'),
+  charges: z.number().int().describe('How many charges'),
 });
 export type Spend = z.infer<typeof SpendSchema>;
 
