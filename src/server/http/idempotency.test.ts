@@ -470,7 +470,17 @@ describe('Idempotency-Key details', () => {
       }
     }
     expect(documented.sort()).toEqual(
-      ['addMember', 'cloneVoice', 'createAssistant', 'createUserWithBusinessInfo', 'importTileTemplate', 'inviteUser', 'rollbackContext', 'uploadAssistantPhoto'].sort(),
+      [
+        'addMember',
+        'cloneVoice',
+        'createAssistant',
+        'createUserWithBusinessInfo',
+        'deductCredits',
+        'importTileTemplate',
+        'inviteUser',
+        'rollbackContext',
+        'uploadAssistantPhoto',
+      ].sort(),
     );
   });
 });
