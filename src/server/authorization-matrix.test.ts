@@ -19,6 +19,14 @@ const EXAMPLES: Record<
   health: {},
   getBasicInfo: {},
   getCredits: {},
+  // Allowed callers take 1 credit from their own scope's balance (it may go below zero).
+  deductCredits: { body: { amount: 1, category: 'matrix' } },
+  getUserSpend: { query: { month: '2026-11' } },
+  getAssistantSpend: { params: { assistant_id: 999999 } },
+  getOrganizationSpend: { params: { organization_id: '{org}' } },
+  // Someone who is not a member: allowed callers get 404 Member not found, never their spend.
+  getMemberSpend: { params: { organization_id: '{org}', user_id: 'no-such-user' } },
+  notifySpendingLimitReached: { body: { limit: 10, spent: 12 } },
   createProject: { body: { name: 'matrix-new' } },
   deleteProject: { params: { project_name: 'no-such-project' } },
   getProject: { params: { project_name: 'no-such-project' } },

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { email, httpUrl, intId, name, opt, text, Timestamp } from './common.ts';
+import { email, httpUrl, intId, name, opt, queryBool, text, Timestamp } from './common.ts';
 import { countryCode } from './account.ts';
 import { isTimeZone } from './time-zones.ts';
 
@@ -255,6 +255,19 @@ export type CreateAssistantParsed = z.output<typeof CreateAssistantInput>;
 export const AssistantInfoResponse = z.object({ info: AssistantSchema });
 export const AssistantListResponse = z.object({ info: z.array(AssistantSchema) });
 
+/**
+ * GET /v0/assistant filters (logs-api.md §9); each one given narrows the list, unset ones are omitted.
+ * `phone` matches exactly, `email` ignoring case, `agent_id` is the assistant's id (one that is not a
+ * whole number matches nothing). `list_all_org=True` asks for the organization's whole list.
+ */
+export const AssistantListQuery = z.object({
+  phone: opt(text(40).trim()),
+  email: opt(text(254).trim()),
+  agent_id: opt(text(40).trim()),
+  list_all_org: queryBool(),
+});
+export type AssistantListFilters = z.output<typeof AssistantListQuery>;
+
 // ---------------------------------------------------------------------------------------------------
 // 2. PATCH /v0/assistant/{assistant_id}/config — omitted = unchanged, null = cleared.
 
@@ -367,4 +380,6 @@ export const ASSISTANT_MESSAGES = {
   voiceTooLarge: 'File size exceeds 25MB limit.',
   deleted: 'Assistant deleted successfully.',
   voiceDeleted: 'Voice deleted successfully.',
+  listAllOrgNeedsOrganization:
+    'list_all_org=True lists an organization’s assistants: call with an organization API key, or name the organization in X-Roster-Organization.',
 } as const;

@@ -29,6 +29,7 @@ export const AUDIT_ACTIONS = {
   'context.rolled_back': 'rolled back a context',
   'template.imported': 'imported a tile template',
   'sessions.signed_out_everywhere': 'signed out everywhere',
+  'spending_limit.reached': 'reported reaching a spending limit',
 } as const;
 export type AuditAction = keyof typeof AUDIT_ACTIONS;
 export const AuditActionSchema = z.enum(Object.keys(AUDIT_ACTIONS) as [AuditAction, ...AuditAction[]]);

@@ -62,3 +62,11 @@ export const intId = (what: string) =>
 export const InfoString = z.object({ info: z.string() });
 export const EmptyObject = z.object({}).catchall(z.unknown());
 export const MessageSchema = z.object({ message: z.string() });
+
+/** A query-string boolean: Python `requests` sends `True`/`False`; read case-insensitively (1/0 too). */
+export const queryBool = () =>
+  opt(
+    z
+      .preprocess((v) => (typeof v === 'string' ? v.toLowerCase() : v), z.enum(['true', 'false', '1', '0'], { error: 'Must be True or False.' }))
+      .transform((v) => v === 'true' || v === '1'),
+  );

@@ -91,6 +91,15 @@ export interface CreditLedgerTable {
   reason: string;
   reference: string | null;
   created_at: string;
+  /** Set on charges (what spend counts): the deduction's category, or 'assistant_hire'. Null on other movements. */
+  category: Generated<string | null>;
+  description: Generated<string | null>;
+  /** JSON object text. */
+  detail: Generated<string | null>;
+  /** The assistant a charge was for (no foreign key: the history outlives it). */
+  assistant_id: Generated<number | null>;
+  /** The person who made the charge (no foreign key). */
+  user_id: Generated<string | null>;
 }
 
 export interface RateLimitHitTable {

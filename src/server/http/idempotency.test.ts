@@ -475,6 +475,7 @@ describe('Idempotency-Key details', () => {
         'cloneVoice',
         'createAssistant',
         'createUserWithBusinessInfo',
+        'deductCredits',
         'importTileTemplate',
         'inviteUser',
         'rollbackContext',

@@ -1,6 +1,7 @@
 import {
   AssistantIdParams,
   AssistantInfoResponse,
+  AssistantListQuery,
   AssistantListResponse,
   AssistantPricingSchema,
   CreateAssistantInput,
@@ -32,11 +33,14 @@ export const listAssistants = operation({
   path: '/v0/assistant',
   operationId: 'listAssistants',
   summary: 'Assistants of the key’s workspace, newest first',
+  description:
+    'Filters `phone` (exact), `email` (any case) and `agent_id` narrow the list. In an organization (organization key, or X-Roster-Organization) the list is the organization’s whole list, whoever hired each assistant; `list_all_org=True` asks for exactly that, and is refused (400) where the caller acts in no organization.',
   tag: 'assistants',
   extension: true,
   access: inScope('assistant:read'),
+  query: AssistantListQuery,
   response: AssistantListResponse,
-  errors: [403],
+  errors: [400, 403],
 });
 
 export const getAssistantPricing = operation({

@@ -1,5 +1,5 @@
 import { sql, type Insertable, type RawBuilder, type Selectable, type Updateable } from 'kysely';
-import type { Assistant, Voice } from '../../../shared/assistants.ts';
+import type { Assistant, AssistantListFilters, Voice } from '../../../shared/assistants.ts';
 import type { Scope } from '../../auth/principal.ts';
 import type { Conn, Dialect } from '../../db/connection.ts';
 import { inScope } from '../../db/scope.ts';
@@ -112,8 +112,16 @@ const LIST: Record<Dialect, RawBuilder<JsonText>> = {
  * one pass in C instead of materializing ~35 columns of every row in JavaScript, shaping and serializing
  * them again.
  */
-export async function assistantsJson(db: Conn, dialect: Dialect, scope: Scope): Promise<JsonText> {
-  const row = await db.selectFrom('assistants as a').select(LIST[dialect].as('json')).where(inScope(scope)).executeTakeFirstOrThrow();
+export async function assistantsJson(db: Conn, dialect: Dialect, scope: Scope, filters: AssistantListFilters = {}): Promise<JsonText> {
+  let q = db.selectFrom('assistants as a').select(LIST[dialect].as('json')).where(inScope(scope, 'a'));
+  if (filters.phone !== undefined) q = q.where('a.phone', '=', filters.phone);
+  if (filters.email !== undefined) q = q.where((eb) => eb(eb.fn('lower', ['a.email']), '=', filters.email!.toLowerCase()));
+  if (filters.agent_id !== undefined) {
+    // An id that is not a whole number (or is out of range) is no assistant's: the list is empty.
+    const id = /^\d{1,10}$/.test(filters.agent_id) ? Number(filters.agent_id) : NaN;
+    q = Number.isSafeInteger(id) && id <= 2_147_483_647 ? q.where('a.id', '=', id) : q.where(sql<boolean>`1 = 0`);
+  }
+  const row = await q.executeTakeFirstOrThrow();
   return row.json;
 }
 

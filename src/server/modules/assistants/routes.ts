@@ -14,7 +14,7 @@ import {
 import * as ops from '../../../shared/operations/assistants.ts';
 import * as voiceOps from '../../../shared/operations/voices.ts';
 import { scopeOf } from '../../auth/principal.ts';
-import { HttpError } from '../../http/errors.ts';
+import { badRequest, HttpError } from '../../http/errors.ts';
 import { RawJson, type JsonText } from '../../http/raw-json.ts';
 import { route } from '../../http/route.ts';
 import { assistantsJson } from './repository.ts';
@@ -41,7 +41,12 @@ export async function assistantsRoutes(app: FastifyInstance): Promise<void> {
     infoJson(await createAssistant(deps, scopeOf(principal), body, (tx, assistant) => idempotency.record(tx, infoJson(assistant)), principal)),
   );
 
-  route(app, ops.listAssistants, async ({ principal, deps }) => infoJson(await assistantsJson(deps.db, deps.dialect, scopeOf(principal))));
+  route(app, ops.listAssistants, async ({ principal, query, deps }) => {
+    // In an organization the list is already the organization's whole list (assistants belong to it, not
+    // to the member who hired them): list_all_org=True changes nothing there, and has nothing to list elsewhere.
+    if (query.list_all_org && principal.organizationId === null) throw badRequest(ASSISTANT_MESSAGES.listAllOrgNeedsOrganization);
+    return infoJson(await assistantsJson(deps.db, deps.dialect, scopeOf(principal), query));
+  });
 
   route(app, ops.getAssistantPricing, ({ deps }) => ({ assistant_cost: deps.config.assistantCost }));
 

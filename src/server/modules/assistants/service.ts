@@ -12,6 +12,7 @@ import type { Conn, Dialect } from '../../db/connection.ts';
 import type { Deps } from '../../deps.ts';
 import { invalidField, notFoundError } from '../../domain-errors.ts';
 import { accountOf, chargeCredits, fromMicros, toMicros } from '../credits/repository.ts';
+import { HIRE_CATEGORY } from '../../../shared/credits.ts';
 import { presetById } from '../../voice/presets.ts';
 import {
   assistantJson,
@@ -125,7 +126,11 @@ export async function createAssistant(
       updated_at: stamp,
     });
     // Same transaction as the insert: short of credits → 402 and the insert is rolled back.
-    await chargeCredits(tx, account.id, toMicros(deps.config.assistantCost), 'assistant_create', `assistant:${id}`, now, ASSISTANT_MESSAGES.insufficientCredits);
+    await chargeCredits(tx, account.id, toMicros(deps.config.assistantCost), 'assistant_create', `assistant:${id}`, now, ASSISTANT_MESSAGES.insufficientCredits, {
+      category: HIRE_CATEGORY,
+      userId: actor.userId,
+      assistantId: id,
+    });
     const base = {
       id,
       first_name: input.first_name ?? null,

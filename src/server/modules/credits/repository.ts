@@ -47,6 +47,30 @@ export async function creditAccount(tx: Conn, accountId: number, deltaMicros: nu
 }
 
 /**
+ * What a charge was for, on its ledger row: charges (rows with a category) are what spend counts.
+ * Movements that are not spending (a transfer between one's own balances) leave it out.
+ */
+export interface ChargeFacts {
+  category: string;
+  /** Who made the charge. */
+  userId: string;
+  assistantId?: number | null;
+  description?: string | null;
+  detail?: Record<string, unknown> | null;
+}
+
+const chargeColumns = (charge: ChargeFacts | undefined) =>
+  charge
+    ? {
+        category: charge.category,
+        user_id: charge.userId,
+        assistant_id: charge.assistantId ?? null,
+        description: charge.description ?? null,
+        detail: charge.detail ? JSON.stringify(charge.detail) : null,
+      }
+    : {};
+
+/**
  * Deducts credits with one conditional update, inside the caller's transaction: either the balance
  * covers the amount and it is taken (with its ledger row), or nothing changes and the caller gets a 402.
  */
@@ -58,6 +82,7 @@ export async function chargeCredits(
   reference: string | null,
   now: Date,
   insufficientMessage: string,
+  charge?: ChargeFacts,
 ): Promise<void> {
   const result = await tx
     .updateTable('billing_accounts')
@@ -66,5 +91,53 @@ export async function chargeCredits(
     .where('credits_micros', '>=', amountMicros)
     .executeTakeFirst();
   if (Number(result.numUpdatedRows) !== 1) throw paymentRequired(insufficientMessage);
-  await tx.insertInto('credit_ledger').values({ account_id: accountId, delta_micros: -amountMicros, reason, reference, created_at: now.toISOString() }).execute();
+  await tx
+    .insertInto('credit_ledger')
+    .values({ account_id: accountId, delta_micros: -amountMicros, reason, reference, created_at: now.toISOString(), ...chargeColumns(charge) })
+    .execute();
+}
+
+/**
+ * Deducts whatever the balance is (it may go below zero), inside the caller's transaction, with its
+ * ledger row. One UPDATE … RETURNING reads the balance it left, so concurrent deductions each see their
+ * own before and after and all of them count. Returns the balance after, in micros.
+ */
+export async function deductFromAccount(tx: Conn, accountId: number, amountMicros: number, now: Date, charge: ChargeFacts): Promise<number> {
+  const { credits_micros } = await tx
+    .updateTable('billing_accounts')
+    .set((eb) => ({ credits_micros: eb('credits_micros', '-', amountMicros) }))
+    .where('id', '=', accountId)
+    .returning('credits_micros')
+    .executeTakeFirstOrThrow();
+  await tx
+    .insertInto('credit_ledger')
+    .values({ account_id: accountId, delta_micros: -amountMicros, reason: 'deduct', reference: null, created_at: now.toISOString(), ...chargeColumns(charge) })
+    .execute();
+  return Number(credits_micros);
+}
+
+/** Which charges of an account a spend reads: all of them, one assistant's, or one person's. */
+export interface SpendFilter {
+  accountId: number;
+  assistantId?: number;
+  userId?: string;
+  /** [from, to): ISO timestamps. */
+  from: string;
+  to: string;
+}
+
+/** The charges in the range, summed per category (micros) and counted, by the database. */
+export async function spendByCategory(db: Conn, filter: SpendFilter): Promise<{ category: string; micros: number; charges: number }[]> {
+  let q = db
+    .selectFrom('credit_ledger')
+    .select((eb) => ['category', eb.fn.sum<number | string>('delta_micros').as('micros'), eb.fn.countAll<number | string>().as('charges')])
+    .where('account_id', '=', filter.accountId)
+    .where('category', 'is not', null)
+    .where('created_at', '>=', filter.from)
+    .where('created_at', '<', filter.to);
+  if (filter.assistantId !== undefined) q = q.where('assistant_id', '=', filter.assistantId);
+  if (filter.userId !== undefined) q = q.where('user_id', '=', filter.userId);
+  const rows = await q.groupBy('category').orderBy('category').execute();
+  // A charge is a negative movement: spend is its opposite. PostgreSQL sums bigint as numeric (text).
+  return rows.map((r) => ({ category: r.category!, micros: -Number(r.micros), charges: Number(r.charges) }));
 }
