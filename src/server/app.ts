@@ -20,6 +20,7 @@ import { installJsonParser } from './http/json-parser.ts';
 import { loadSpaIndex } from './http/spa.ts';
 import type { RouteRegistry } from './http/route.ts';
 import { registerModules } from './modules/index.ts';
+import { contextUrl } from './modules/contexts/context-url.ts';
 import { createStorage } from './storage/index.ts';
 import { createVoiceProviders } from './voice/provider.ts';
 
@@ -67,6 +68,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     bodyLimit: 2 * 1024 * 1024,
     trustProxy: config.trustProxy,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
+    // Context names with "/" arrive as several path segments (logs-api.md §6): re-encoded into one first.
+    rewriteUrl: (req) => contextUrl(req.method ?? 'GET', req.url ?? '/'),
     // Shutdown drains (main.ts): requests already sent on open connections are answered (503 once
     // closing) instead of the sockets being cut; idle keep-alive sockets are closed after a grace period.
     forceCloseConnections: false,
