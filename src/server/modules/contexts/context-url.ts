@@ -5,7 +5,7 @@
 // - a trailing `rename` (PATCH), `commit`/`rollback` (POST) or `commits` (GET) is the action on the
 //   context the segments before it name; `POST …/contexts/add_logs` is the add-logs action;
 // - Roster's own row routes take the name as ONE segment (the dashboard encodes it): `GET`/`POST
-//   …/{c}/logs` and `PATCH`/`DELETE …/{c}/logs/{id}` with a single segment before `logs`. A raw
+//   …/{c}/logs` and `PATCH`/`DELETE …/{c}/logs/{id}` with a single segment before `logs` (and one after it). A raw
 //   `…/a/b/logs` (several segments before it) is therefore the context named `a/b/logs`, as the contract
 //   reads it; the rows of `a/b` are at `…/a%2Fb/logs`.
 // - everything else after `contexts/` is the name. Segments are percent-decoded one by one; empty
@@ -40,7 +40,8 @@ export function contextUrl(method: string, url: string): string {
   if (!segments) return url;
   const at = (name: string, suffix: string[]) => [base, encodeURIComponent(name), ...suffix].join('/') + tail;
   if (segments.length === 2 && raw[1] === 'logs' && ROW_LIST_METHODS.includes(method)) return at(segments[0]!, ['logs']);
-  if (segments.length === 3 && raw[1] === 'logs' && /^\d+$/.test(raw[2]!) && ROW_METHODS.includes(method)) return at(segments[0]!, ['logs', raw[2]!]);
+  // Whatever the id segment holds (a non-number is the row route's 422, not another context's name).
+  if (segments.length === 3 && raw[1] === 'logs' && ROW_METHODS.includes(method)) return at(segments[0]!, ['logs', raw[2]!]);
   const last = raw[raw.length - 1]!;
   if (segments.length >= 2 && ACTIONS[method]?.includes(last)) return at(segments.slice(0, -1).join('/'), [last]);
   return at(segments.join('/'), []);

@@ -50,7 +50,9 @@ describe('context names in the path (contextUrl)', () => {
     expect(contextUrl('GET', `${base}/a%2Fb/logs?offset=1`)).toBe(`${base}/a%2Fb/logs?offset=1`);
     expect(contextUrl('POST', `${base}/runs/logs`)).toBe(`${base}/runs/logs`);
     expect(contextUrl('PATCH', `${base}/a%2Fb/logs/12`)).toBe(`${base}/a%2Fb/logs/12`);
+    expect(contextUrl('DELETE', `${base}/runs/logs/abc`)).toBe(`${base}/runs/logs/abc`);
     expect(contextUrl('GET', `${base}/a/b/logs`)).toBe(`${base}/a%2Fb%2Flogs`);
+    expect(contextUrl('DELETE', `${base}/a/b/logs/1`)).toBe(`${base}/a%2Fb%2Flogs%2F1`);
     expect(contextUrl('DELETE', `${base}/runs/logs`)).toBe(`${base}/runs%2Flogs`);
     // Other addresses are left alone.
     expect(contextUrl('GET', base)).toBe(base);
@@ -97,6 +99,10 @@ describe('context routes (logs-api.md §6)', () => {
     expect((await call('DELETE', `/v0/project/demo/contexts/a%2Fb%2Fc/logs/${id}`)).statusCode).toBe(200);
     const deleted = await call('DELETE', '/v0/project/demo/contexts/a/b/c?include_children=False');
     expect(deleted.json()).toEqual({ info: 'Context deleted successfully!', deleted: ['a/b/c'] });
+    // The longest name with the most "/" still fits one segment once re-encoded.
+    const longest = `${'a/'.repeat(127)}a`;
+    await create({ name: longest });
+    expect((await call('GET', `/v0/project/demo/contexts/${longest}`)).json().name).toBe(longest);
     // A context called add_logs is read like any other; POST …/add_logs is the action, not a create.
     await create({ name: 'add_logs' });
     expect((await call('GET', '/v0/project/demo/contexts/add_logs')).json().name).toBe('add_logs');
