@@ -20,6 +20,7 @@ import { installJsonParser } from './http/json-parser.ts';
 import { loadSpaIndex } from './http/spa.ts';
 import type { RouteRegistry } from './http/route.ts';
 import { registerModules } from './modules/index.ts';
+import { contextUrl } from './modules/contexts/context-url.ts';
 import { createStorage } from './storage/index.ts';
 import { createVoiceProviders } from './voice/provider.ts';
 
@@ -66,7 +67,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     },
     bodyLimit: 2 * 1024 * 1024,
     trustProxy: config.trustProxy,
-    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
+    // 550: the longest context name (255 characters, up to 127 of them "/", each %2F once re-encoded) fits one segment.
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 550 },
+    // Context names with "/" arrive as several path segments (logs-api.md §6): re-encoded into one first.
+    rewriteUrl: (req) => contextUrl(req.method ?? 'GET', req.url ?? '/'),
     // Shutdown drains (main.ts): requests already sent on open connections are answered (503 once
     // closing) instead of the sockets being cut; idle keep-alive sockets are closed after a grace period.
     forceCloseConnections: false,
@@ -75,7 +79,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     frameworkErrors: (error, _req, reply) => {
       const [status, detail] =
         error.code === 'FST_ERR_MAX_PARAM_LENGTH'
-          ? [414, 'A path segment is longer than 500 characters.']
+          ? [414, 'A path segment is longer than 550 characters.']
           : error.code === 'FST_ERR_BAD_URL'
             ? [400, 'The request path is not a valid URL (bad percent-encoding).']
             : [400, 'Bad request.'];

@@ -26,6 +26,8 @@ export const AUDIT_ACTIONS = {
   'project.rolled_back': 'rolled back a project',
   'context.created': 'created a context',
   'context.deleted': 'deleted a context',
+  'context.renamed': 'renamed a context',
+  'contexts.deleted_all': 'deleted every context of a project',
   'context.rolled_back': 'rolled back a context',
   'template.imported': 'imported a tile template',
   'sessions.signed_out_everywhere': 'signed out everywhere',

@@ -1,6 +1,14 @@
 import { z } from 'zod';
 import { Timestamp, intId, opt, text } from './common.ts';
 
+/** A boolean in a query string: Python's clients send `True`/`False`; any case, or 1/0. */
+export const pythonBool = () =>
+  opt(
+    z
+      .preprocess((v) => (typeof v === 'string' ? v.toLowerCase() : v), z.enum(['true', 'false', '1', '0'], { error: 'Must be True or False.' }))
+      .transform((v) => v === 'true' || v === '1'),
+  );
+
 const NAME_RULE = 'Use letters, digits, "_", "-" and "/" only.';
 
 export const projectName = () =>
@@ -52,6 +60,44 @@ export const contextName = () =>
     .max(255, 'Must be at most 255 characters.')
     .regex(/^[a-zA-Z0-9_\-/.]+$/, 'Use letters, digits, "_", "-", "." and "/" only.');
 
+export const FK_ACTIONS = ['CASCADE', 'SET NULL', 'SET DEFAULT', 'RESTRICT', 'NO ACTION'] as const;
+const fkAction = () => opt(z.preprocess((v) => (typeof v === 'string' ? v.toUpperCase() : v), z.enum(FK_ACTIONS, { error: `Must be one of ${FK_ACTIONS.join(', ')}.` })));
+
+/** A field path: `a`, `a.b`, `tags[*]`, `items[0].id`, `teams[*].members[*].user_id`. */
+const FK_PATH = /^[^.[\]\s]+(\[(\*|\d+)\])*(\.[^.[\]\s]+(\[(\*|\d+)\])*)*$/;
+
+export const ForeignKeyInput = z.object({
+  name: z
+    .string()
+    .trim()
+    .min(1, 'Must not be empty.')
+    .max(255, 'Must be at most 255 characters.')
+    .regex(FK_PATH, 'Must be a field path such as user_id, metadata.user.id, tags[*] or items[0].id.'),
+  references: z
+    .string()
+    .trim()
+    .max(511, 'Must be at most 511 characters.')
+    .regex(/^[a-zA-Z0-9_\-/.]+\.[^.\s]+$/, 'Must be "Context.column" (a context name, a dot, a column).'),
+  on_delete: fkAction(),
+  on_update: fkAction(),
+  /** For SET DEFAULT. */
+  default: z.unknown().optional(),
+});
+
+export const PathSegmentSchema = z.object({ name: z.string(), is_array: z.boolean(), is_wildcard: z.boolean(), array_index: z.number().int().nullable() });
+export const ForeignKeySchema = z.object({
+  name: z.string(),
+  references: z.string(),
+  on_delete: z.string().nullable(),
+  on_update: z.string().nullable(),
+  default: z.unknown().optional(),
+  is_nested: z.boolean(),
+  path_segments: z.array(PathSegmentSchema),
+});
+export type ForeignKey = z.infer<typeof ForeignKeySchema>;
+
+export const OWNER_SCOPES = ['assistant', 'team', 'aggregation', 'system'] as const;
+
 /** Extension: POST /v0/project/{p}/contexts */
 export const ContextInput = z.object({
   name: contextName(),
@@ -62,8 +108,23 @@ export const ContextInput = z.object({
   unique_keys: opt(z.union([z.record(columnName(), ColumnTypeSchema), z.array(columnName()).max(20, 'At most 20 unique key columns.')])),
   /** `{column: parent column | null}`: a counter filled on insert, restarting within each parent value. */
   auto_counting: opt(z.record(columnName(), columnName().nullable())),
+  /** Kept and answered, not enforced (logs-api.md §6: enforcement is platform semantics the clients do not exercise). */
+  foreign_keys: opt(z.array(ForeignKeyInput).max(50, 'At most 50 foreign keys.')),
+  /** The current client release's owner of the context; kept and answered. */
+  owner_scope: opt(z.enum(OWNER_SCOPES, { error: `Must be one of ${OWNER_SCOPES.join(', ')}.` })),
+  owner_id: opt(z.union([z.string().max(255, 'Must be at most 255 characters.'), z.number().int().transform(String)])),
 });
 export type ContextInputType = z.input<typeof ContextInput>;
+export type ContextInputParsed = z.output<typeof ContextInput>;
+
+/** POST …/contexts with an array body: names, or objects as for one context. Each item is checked alone (its error goes in `errors`). */
+export const ContextBatchInput = z.array(z.unknown()).max(1000, 'At most 1000 contexts per request.');
+export const ContextCreateInput = z.union([ContextInput, ContextBatchInput]);
+export const ContextBatchCreated = z.object({
+  info: z.string(),
+  created: z.array(z.string()),
+  errors: z.array(z.object({ index: z.number().int(), name: z.string().nullable(), error: z.string() })),
+});
 
 /** Item of 8. GET /v0/project/{p}/contexts */
 export const ContextSchema = z.object({
@@ -78,6 +139,10 @@ export const ContextSchema = z.object({
   /** Extension: rows added, changed or deleted since HEAD (always 0 for an unversioned context). */
   uncommitted_changes: z.number().int(),
   created_at: Timestamp,
+  /** Kept as given (with `is_nested` and `path_segments`), not enforced; [] when none. */
+  foreign_keys: z.array(ForeignKeySchema),
+  owner_scope: z.string().nullable(),
+  owner_id: z.string().nullable(),
 });
 export type Context = z.infer<typeof ContextSchema>;
 
@@ -87,6 +152,14 @@ export const ContextsQuery = z.object({
   search: opt(z.string().max(255, 'Must be at most 255 characters.')),
 });
 export const ContextPath = z.object({ project_name: z.string().min(1), context_name: z.string().min(1) });
+/** DELETE …/contexts/{c}: `include_children` (Python sends True/False) also deletes every context named `c/…`. */
+export const DeleteContextQuery = z.object({ include_children: pythonBool() });
+export const ContextsDeleted = z.object({ info: z.string(), deleted: z.array(z.string()) });
+export const RenameContextInput = z.object({ name: contextName() });
+export const AddLogsInput = z.object({
+  context_name: z.union([z.literal(''), contextName()]),
+  log_ids: z.union([intId('log_ids'), z.array(intId('log_ids')).min(1, 'Give at least one log id.').max(10_000, 'At most 10 000 ids.')]),
+});
 
 // ---- Rows ("logs") --------------------------------------------------------------------------
 

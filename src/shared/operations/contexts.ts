@@ -1,10 +1,16 @@
+import { z } from 'zod';
 import { InfoString } from '../common.ts';
 import { inScope, operation } from '../operation.ts';
 import {
+  AddLogsInput,
   CommitCreated,
+  ContextBatchCreated,
+  ContextCreateInput,
+  ContextsDeleted,
+  DeleteContextQuery,
+  RenameContextInput,
   CommitInput,
   CommitList,
-  ContextInput,
   ContextPath,
   ContextSchema,
   ContextsQuery,
@@ -20,6 +26,11 @@ import {
 } from '../projects.ts';
 
 // Contexts of a project, their rows (logs) and their versions (commits).
+//
+// Context names may hold "/". The platform's clients put them in the path unescaped (logs-api.md §6), so
+// `…/contexts/a/b/c/commit` arrives as several segments: the server reads such paths by suffix and
+// re-encodes the name into the one `{context_name}` segment before routing (contexts/context-url.ts).
+// Roster's own row routes (`…/{c}/logs`, `…/{c}/logs/{id}`) take the name as ONE segment (encoded).
 
 const contexts = '/v0/project/{project_name}/contexts';
 const context = `${contexts}/{context_name}`;
@@ -42,28 +53,97 @@ export const createContext = operation({
   method: 'POST',
   path: contexts,
   operationId: 'createContext',
-  summary: 'Create a context with its rules (unique keys, duplicates, counters, versioning)',
-  description: "Without `is_versioned`, the context takes its project's setting: in a versioned project it is versioned.",
+  summary: 'Create a context with its rules (unique keys, duplicates, counters, versioning), or several at once',
+  description:
+    "Without `is_versioned`, the context takes its project's setting: in a versioned project it is versioned. Null values mean unset. " +
+    '`foreign_keys` are kept and answered (with `is_nested` and `path_segments`) but not enforced; `owner_scope` and `owner_id` are kept. ' +
+    'An object body creates one context (400 `already exists` when the name is taken) and answers it. A JSON array body (names or objects, ' +
+    'even of one item) creates each item on its own and answers 200 `{info, created, errors: [{index, name, error}]}`: a taken name or an ' +
+    'invalid item is an entry of `errors`, not a failure of the request.',
   tag: 'contexts',
   extension: true,
   access: inScope('project:write'),
   params: ProjectPath,
-  body: ContextInput,
-  response: ContextSchema,
+  body: ContextCreateInput,
+  response: z.union([ContextSchema, ContextBatchCreated]),
   errors: [400, 403, 404, 422],
+});
+
+export const deleteAllContexts = operation({
+  method: 'DELETE',
+  path: contexts,
+  operationId: 'deleteAllContexts',
+  summary: 'Delete every context of a project with their rows and history; the project stays',
+  description: 'The default context ("", logs written without a context) is emptied too.',
+  tag: 'contexts',
+  extension: true,
+  access: inScope('project:delete'),
+  params: ProjectPath,
+  response: InfoString,
+  errors: [403, 404],
+});
+
+export const getContext = operation({
+  method: 'GET',
+  path: context,
+  operationId: 'getContext',
+  summary: 'One context, as the list shows it',
+  tag: 'contexts',
+  extension: true,
+  access: inScope('project:read'),
+  params: ContextPath,
+  response: ContextSchema,
+  errors: [403, 404],
 });
 
 export const deleteContext = operation({
   method: 'DELETE',
   path: context,
   operationId: 'deleteContext',
-  summary: 'Delete a context with its rows and history',
+  summary: 'Delete a context with its rows and history; with `include_children`, every context named `{context_name}/…` too',
+  description:
+    'Children are the contexts whose name starts with the name and a "/" (not siblings that merely share a prefix); they are deleted ' +
+    'even when the context itself does not exist. `include_children` is False when absent. 404 when nothing was deleted.',
   tag: 'contexts',
   extension: true,
   access: inScope('project:delete'),
   params: ContextPath,
+  query: DeleteContextQuery,
+  response: ContextsDeleted,
+  errors: [403, 404, 422],
+});
+
+export const renameContext = operation({
+  method: 'PATCH',
+  path: `${context}/rename`,
+  operationId: 'renameContext',
+  summary: 'Rename a context; its rows, fields and history follow it',
+  description: 'Contexts named `{context_name}/…` keep their names. Dashboard tiles that name the old context are not changed.',
+  tag: 'contexts',
+  extension: true,
+  access: inScope('project:write'),
+  params: ContextPath,
+  body: RenameContextInput,
   response: InfoString,
-  errors: [403, 404],
+  errors: [400, 403, 404, 422],
+});
+
+export const addLogsToContext = operation({
+  method: 'POST',
+  path: `${contexts}/add_logs`,
+  operationId: 'addLogsToContext',
+  summary: 'Add existing logs to a context (only where they already are: a log belongs to exactly one context here)',
+  description:
+    'A log lives in exactly one context in Roster, so adding one to a second context is refused with 400 (nothing changes); ' +
+    'write the log to that context instead (POST /v0/logs with its entries). Logs already in the context are accepted as they are. ' +
+    'Unknown log ids are a 400 too.',
+  tag: 'contexts',
+  extension: true,
+  access: inScope('project:write'),
+  params: ProjectPath,
+  body: AddLogsInput,
+  response: InfoString,
+  errors: [400, 403, 404, 422],
 });
 
 export const listLogs = operation({

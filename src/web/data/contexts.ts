@@ -1,6 +1,6 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { createContext, deleteContext, listContexts } from '../../shared/operations/contexts.ts';
-import type { ContextInputType } from '../../shared/projects.ts';
+import type { Context, ContextInputType } from '../../shared/projects.ts';
 import { api } from '../lib/api-client.ts';
 import { mutation } from '../lib/mutation.ts';
 import { projectKeys } from './projects.ts';
@@ -48,7 +48,12 @@ export const contextQueries = {
 export const contextMutations = {
   create: (project: string) =>
     mutation({
-      mutationFn: (body: ContextInputType) => api(createContext, { params: { project_name: project }, body }),
+      // An object body creates one context and answers it (an array body is the clients' batch create).
+      mutationFn: async (body: ContextInputType): Promise<Context> => {
+        const created = await api(createContext, { params: { project_name: project }, body });
+        if (!('name' in created)) throw new Error('The server answered a batch create to a single one.');
+        return created;
+      },
       invalidates: () => [contextKeys.all(project)],
     }),
   delete: (project: string) =>

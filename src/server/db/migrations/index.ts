@@ -16,6 +16,7 @@ import { apiKeyNamesMigration } from './2026-11-25-04-api-key-names.ts';
 import { authNotifyMigration } from './2026-11-25-10-auth-notify.ts';
 import { instanceAdministrationMigration } from './2026-11-26-02-instance-administration.ts';
 import { auditEventsMigration } from './2026-11-26-03-audit-events.ts';
+import { contextForeignKeysMigration } from './2026-11-27-01-context-foreign-keys.ts';
 import { projectCommitsMigration } from './2026-11-27-02-project-commits.ts';
 import { creditSpendMigration } from './2026-11-27-04-credit-spend.ts';
 import { tileFiltersMigration } from './2026-11-27-05-tile-filters.ts';
@@ -40,6 +41,7 @@ export function allMigrations(dialect: Dialect): Record<string, Migration> {
     '2026-11-25-10-auth-notify': authNotifyMigration(dialect),
     '2026-11-26-02-instance-administration': instanceAdministrationMigration(dialect),
     '2026-11-26-03-audit-events': auditEventsMigration(dialect),
+    '2026-11-27-01-context-foreign-keys': contextForeignKeysMigration,
     '2026-11-27-02-project-commits': projectCommitsMigration(dialect),
     '2026-11-27-04-credit-spend': creditSpendMigration(dialect),
     '2026-11-27-05-tile-filters': tileFiltersMigration,

@@ -6,6 +6,7 @@ import { isUniqueViolation } from '../../db/unique-violation.ts';
 import { conflictError, invalidField, missingField } from '../../domain-errors.ts';
 import type { JsonText } from '../../http/raw-json.ts';
 import type { ColumnType } from '../../../shared/projects.ts';
+import { foreignKeysAsAnswered, type ForeignKeyGiven } from './foreign-keys.ts';
 
 export interface ContextRules {
   id: number;
@@ -24,6 +25,9 @@ export interface NewContext {
   allow_duplicates?: boolean;
   unique_keys?: Record<string, ColumnType> | string[];
   auto_counting?: Record<string, string | null>;
+  foreign_keys?: ForeignKeyGiven[];
+  owner_scope?: string;
+  owner_id?: string;
 }
 
 export async function createContext(db: Conn, projectId: number, input: NewContext, now: Date): Promise<{ id: number } | null> {
@@ -41,6 +45,9 @@ export async function createContext(db: Conn, projectId: number, input: NewConte
       columns: JSON.stringify([...new Set([...Object.keys(uniqueKeys), ...Object.keys(input.auto_counting ?? {})])]),
       head_commit_id: null,
       created_at: now.toISOString(),
+      foreign_keys: JSON.stringify(foreignKeysAsAnswered(input.foreign_keys)),
+      owner_scope: input.owner_scope ?? null,
+      owner_id: input.owner_id ?? null,
     })
     .onConflict((oc) => oc.columns(['project_id', 'name']).doNothing())
     .returning('id')
@@ -69,7 +76,8 @@ export async function contextsJson(db: Conn, dialect: Dialect, projectId: number
     'name', c.name, 'description', c.description,
     'is_versioned', ${bool('c.is_versioned')}, 'allow_duplicates', ${bool('c.allow_duplicates')},
     'unique_keys', ${keys}, 'unique_key_types', ${json('c.unique_keys')}, 'auto_counting', ${json('c.auto_counting')},
-    'head_commit_hash', h.hash, 'uncommitted_changes', coalesce(pend.n, 0), 'created_at', c.created_at)`;
+    'head_commit_hash', h.hash, 'uncommitted_changes', coalesce(pend.n, 0), 'created_at', c.created_at,
+    'foreign_keys', ${json('c.foreign_keys')}, 'owner_scope', c.owner_scope, 'owner_id', c.owner_id)`;
   const array = pg
     ? sql<JsonText>`coalesce(json_agg(${object} order by c.name collate "C"), '[]'::json)::text`
     : sql<JsonText>`cast(json_group_array(${object} order by c.name) as blob)`;
@@ -108,8 +116,53 @@ export function findContext(db: Conn, projectId: number, name: string) {
   return db.selectFrom('contexts').selectAll().where('project_id', '=', projectId).where('name', '=', name).executeTakeFirst();
 }
 
-export async function deleteContext(db: Conn, contextId: number): Promise<void> {
-  await db.deleteFrom('contexts').where('id', '=', contextId).execute();
+/**
+ * Deletes the context named `name` and, with `withChildren`, every context named `name/…` (not the
+ * siblings that merely share a string prefix); rows, fields and history go with them (foreign keys
+ * cascade). Answers the names actually deleted: of two concurrent calls only one gets them.
+ */
+export async function deleteContexts(db: Conn, projectId: number, name: string, withChildren: boolean): Promise<{ id: number; name: string }[]> {
+  const children = `${name}/`;
+  const rows = await db
+    .deleteFrom('contexts')
+    .where('project_id', '=', projectId)
+    .where((eb) => (withChildren ? eb.or([eb('name', '=', name), eb(sql<string>`substr(name, 1, ${children.length})`, '=', children)]) : eb('name', '=', name)))
+    .returning(['id', 'name'])
+    .execute();
+  return rows.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+
+/** Every context of the project, the default one ("") included, with their rows and history; answers how many. */
+export async function deleteAllContexts(db: Conn, projectId: number): Promise<number> {
+  const result = await db.deleteFrom('contexts').where('project_id', '=', projectId).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+/** The context each of the logs (rows) is in, for the ids found in the project. */
+export async function logContexts(db: Conn, projectId: number, ids: number[]): Promise<Map<number, string>> {
+  const found = new Map<number, string>();
+  for (let i = 0; i < ids.length; i += INSERT_CHUNK) {
+    const rows = await db
+      .selectFrom('context_rows as r')
+      .innerJoin('contexts as c', 'c.id', 'r.context_id')
+      .select(['r.id', 'c.name'])
+      .where('c.project_id', '=', projectId)
+      .where('r.id', 'in', ids.slice(i, i + INSERT_CHUNK))
+      .execute();
+    for (const r of rows) found.set(Number(r.id), r.name);
+  }
+  return found;
+}
+
+/** Renames a context (rows, fields and history follow: they point at its id); false when the new name is taken. */
+export async function renameContext(db: Conn, contextId: number, name: string): Promise<boolean> {
+  try {
+    await db.updateTable('contexts').set({ name }).where('id', '=', contextId).execute();
+    return true;
+  } catch (error) {
+    if (isUniqueViolation(error)) return false;
+    throw error;
+  }
 }
 
 export function rulesOf(row: { id: number; is_versioned: number; allow_duplicates: number; unique_keys: string; auto_counting: string; columns: string }): ContextRules {

@@ -23,7 +23,7 @@ describe('contexts', () => {
     expect(await names('')).toHaveLength(5);
     const dup = await call('POST', '/v0/project/demo/contexts', { name: 'axb/2' });
     expect(dup.statusCode).toBe(400);
-    expect(dup.json()).toEqual({ detail: 'A context with this name already exists in the project.' });
+    expect(dup.json()).toEqual({ detail: "A context named 'axb/2' already exists in the project." });
     expect((await call('GET', '/v0/project/nope/contexts')).json()).toEqual({ detail: 'Project not found.' });
   });
 
@@ -85,6 +85,9 @@ describe('contexts', () => {
       head_commit_hash: null,
       uncommitted_changes: 0,
       created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      foreign_keys: [],
+      owner_scope: null,
+      owner_id: null,
     });
     expect(plain).toMatchObject({ name: 'a/plain', is_versioned: false, allow_duplicates: true, unique_keys: [], unique_key_types: {}, auto_counting: {} });
     await call('POST', '/v0/project/demo/contexts/b%2Fruns/logs', { entries: [{ zeta: 'x', alpha: 1 }] });

@@ -1,7 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import {
+  addLogsToContext,
   commitContext,
   createContext,
+  deleteAllContexts,
+  getContext,
+  renameContext,
   createLogs,
   deleteContext,
   deleteLog,
@@ -16,7 +20,22 @@ import { RawJson } from '../../http/raw-json.ts';
 import { route } from '../../http/route.ts';
 import { projectInScopeOr404 } from '../projects/service.ts';
 import * as contexts from './repository.ts';
-import { addRows, commit, contextInScopeOr404, createContextIn, removeRow, rollbackTo, rowsPage, updateRow } from './service.ts';
+import type { Conn } from '../../db/connection.ts';
+import {
+  addLogsTo,
+  addRows,
+  commit,
+  contextAnswer,
+  contextInScopeOr404,
+  createContextIn,
+  createContextsBatch,
+  deleteContextsNamed,
+  removeRow,
+  renameContextTo,
+  rollbackTo,
+  rowsPage,
+  updateRow,
+} from './service.ts';
 import * as versions from './commits-repository.ts';
 import { recordAudit } from '../audit/service.ts';
 
@@ -29,24 +48,60 @@ export function contextsRoutes(app: FastifyInstance): void {
   route(app, createContext, async ({ principal, params, body, deps }) => {
     const project = await projectInScopeOr404(deps.db, scopeOf(principal), params.project_name);
     const now = deps.now();
-    const audit = {
-      workspace: scopeOf(principal),
-      actor: principal,
-      action: 'context.created',
-      target: { type: 'context', id: null, label: `${project.name}/${body.name}` },
-      at: now,
-    } as const;
-    return createContextIn(deps.db, deps.dialect, project, body, now, (tx) => recordAudit(tx, audit));
+    const audit = (tx: Conn, name: string) =>
+      recordAudit(tx, {
+        workspace: scopeOf(principal),
+        actor: principal,
+        action: 'context.created',
+        target: { type: 'context', id: null, label: `${project.name}/${name}` },
+        at: now,
+      });
+    if (Array.isArray(body)) return createContextsBatch(deps.db, deps.dialect, project, body, now, audit);
+    return createContextIn(deps.db, deps.dialect, project, body, now, (tx) => audit(tx, body.name));
   });
 
-  route(app, deleteContext, async ({ principal, params, deps }) => {
+  route(app, getContext, async ({ principal, params, deps }) => {
     const context = await contextInScopeOr404(deps.db, scopeOf(principal), params.project_name, params.context_name);
-    await deps.db.transaction().execute(async (tx) => {
-      await contexts.deleteContext(tx, context.id);
-      const target = { type: 'context', id: context.id, label: `${params.project_name}/${context.name}` };
-      await recordAudit(tx, { workspace: scopeOf(principal), actor: principal, action: 'context.deleted', target, at: deps.now() });
+    return contextAnswer(deps.db, deps.dialect, context.project_id, context.name);
+  });
+
+  route(app, deleteContext, async ({ principal, params, query, deps }) => {
+    const project = await projectInScopeOr404(deps.db, scopeOf(principal), params.project_name);
+    const at = deps.now();
+    const deleted = await deleteContextsNamed(deps.db, project, params.context_name, query.include_children ?? false, async (tx, rows) => {
+      for (const r of rows) {
+        const target = { type: 'context', id: r.id, label: `${project.name}/${r.name}` };
+        await recordAudit(tx, { workspace: scopeOf(principal), actor: principal, action: 'context.deleted', target, at });
+      }
     });
-    return { info: 'Context deleted successfully!' };
+    return { info: deleted.length === 1 ? 'Context deleted successfully!' : `${deleted.length} contexts deleted successfully!`, deleted };
+  });
+
+  route(app, deleteAllContexts, async ({ principal, params, deps }) => {
+    const project = await projectInScopeOr404(deps.db, scopeOf(principal), params.project_name);
+    const count = await deps.db.transaction().execute(async (tx) => {
+      const n = await contexts.deleteAllContexts(tx, project.id);
+      const target = { type: 'project', id: project.id, label: project.name };
+      await recordAudit(tx, { workspace: scopeOf(principal), actor: principal, action: 'contexts.deleted_all', target, detail: { contexts: n }, at: deps.now() });
+      return n;
+    });
+    return { info: `Deleted ${count} context(s) of project '${project.name}'.` };
+  });
+
+  route(app, renameContext, async ({ principal, params, body, deps }) => {
+    const context = await contextInScopeOr404(deps.db, scopeOf(principal), params.project_name, params.context_name);
+    await renameContextTo(deps.db, context, body.name, (tx) => {
+      const target = { type: 'context', id: context.id, label: `${params.project_name}/${body.name}` };
+      const detail = { from: context.name, to: body.name };
+      return recordAudit(tx, { workspace: scopeOf(principal), actor: principal, action: 'context.renamed', target, detail, at: deps.now() });
+    });
+    return { info: `Context '${context.name}' renamed to '${body.name}'.` };
+  });
+
+  route(app, addLogsToContext, async ({ principal, params, body, deps }) => {
+    const project = await projectInScopeOr404(deps.db, scopeOf(principal), params.project_name);
+    const ids = Array.isArray(body.log_ids) ? body.log_ids : [body.log_ids];
+    return { info: await addLogsTo(deps.db, project, body.context_name, ids) };
   });
 
   route(app, listLogs, async ({ principal, params, query, deps }) => {

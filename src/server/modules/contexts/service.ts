@@ -4,10 +4,27 @@ import type { rollbackContext } from '../../../shared/operations/contexts.ts';
 import type { Context } from '../../../shared/projects.ts';
 import type { Scope } from '../../auth/principal.ts';
 import type { Conn, Dialect } from '../../db/connection.ts';
-import { badRequestError, notFoundError } from '../../domain-errors.ts';
+import { z } from 'zod';
+import { ContextInput } from '../../../shared/projects.ts';
+import { badRequestError, DomainError, notFoundError } from '../../domain-errors.ts';
 import { RawJson } from '../../http/raw-json.ts';
 import { projectInScopeOr404 } from '../projects/service.ts';
-import { contextsJson, countRows, createContext, deleteRow, findContext, insertRows, listRows, patchRow, rulesOf, type NewContext, type RowsFrom } from './repository.ts';
+import {
+  contextsJson,
+  countRows,
+  createContext,
+  deleteContexts,
+  deleteRow,
+  findContext,
+  logContexts,
+  renameContext,
+  insertRows,
+  listRows,
+  patchRow,
+  rulesOf,
+  type NewContext,
+  type RowsFrom,
+} from './repository.ts';
 import { countRowsAtCommit, createCommit, findCommit, rollback, rowsAtCommit } from './commits-repository.ts';
 
 // What the contexts routes (and the starter project) do with a context, its rows and its history.
@@ -31,13 +48,141 @@ export async function createContextIn(
   input: NewContext,
   now: Date,
   beforeCommit?: (tx: Conn) => Promise<void>,
-): Promise<Context> {
+): Promise<Context>;
+export async function createContextIn(
+  db: Conn,
+  dialect: Dialect,
+  project: { id: number; is_versioned: number },
+  input: NewContext,
+  now: Date,
+  beforeCommit: ((tx: Conn) => Promise<void>) | undefined,
+  answer: false,
+): Promise<void>;
+export async function createContextIn(
+  db: Conn,
+  dialect: Dialect,
+  project: { id: number; is_versioned: number },
+  input: NewContext,
+  now: Date,
+  beforeCommit?: (tx: Conn) => Promise<void>,
+  answer = true,
+): Promise<Context | void> {
   await db.transaction().execute(async (tx) => {
     const created = await createContext(tx, project.id, { ...input, is_versioned: input.is_versioned ?? project.is_versioned === 1 }, now);
-    if (!created) throw badRequestError('A context with this name already exists in the project.');
+    if (!created) throw badRequestError(`A context named '${input.name}' already exists in the project.`);
     await beforeCommit?.(tx);
   });
-  return (new RawJson(await contextsJson(db, dialect, project.id, { name: input.name })).parse() as Context[])[0]!;
+  if (answer) return contextAnswer(db, dialect, project.id, input.name);
+}
+
+/** A context as the list shows it, or undefined. */
+export async function contextAnswer(db: Conn, dialect: Dialect, projectId: number, name: string): Promise<Context> {
+  return (new RawJson(await contextsJson(db, dialect, projectId, { name })).parse() as Context[])[0]!;
+}
+
+/** One item of a batch create: its name as given (null when there is none), and what went wrong. */
+export interface BatchItemError {
+  index: number;
+  name: string | null;
+  error: string;
+}
+
+const issuesText = (error: z.ZodError) => error.issues.map((i) => (i.path.length ? `${i.path.join('.')}: ${i.message}` : i.message)).join('; ');
+
+/**
+ * Creates each item of a batch on its own (logs-api.md §6): a taken name or an invalid item becomes an
+ * entry of `errors` (with `already exists` for a taken name) and the others are still created.
+ */
+export async function createContextsBatch(
+  db: Conn,
+  dialect: Dialect,
+  project: { id: number; is_versioned: number },
+  items: unknown[],
+  now: Date,
+  beforeCommit: (tx: Conn, name: string) => Promise<void>,
+): Promise<{ info: string; created: string[]; errors: BatchItemError[] }> {
+  const created: string[] = [];
+  const errors: BatchItemError[] = [];
+  for (const [index, item] of items.entries()) {
+    const given = typeof item === 'string' ? { name: item } : item;
+    const rawName = given !== null && typeof given === 'object' ? (given as { name?: unknown }).name : undefined;
+    const name = typeof rawName === 'string' ? rawName : null;
+    if (given === null || typeof given !== 'object' || Array.isArray(given)) {
+      errors.push({ index, name, error: 'Must be a context name or a context object.' });
+      continue;
+    }
+    const parsed = ContextInput.safeParse(given);
+    if (!parsed.success) {
+      errors.push({ index, name, error: issuesText(parsed.error) });
+      continue;
+    }
+    try {
+      await createContextIn(db, dialect, project, parsed.data, now, (tx) => beforeCommit(tx, parsed.data.name), false);
+      created.push(parsed.data.name);
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+      errors.push({ index, name: parsed.data.name, error: error.message });
+    }
+  }
+  const info = errors.length === 0 ? `Created ${created.length} context(s).` : `Created ${created.length} context(s); ${errors.length} could not be created.`;
+  return { info, created, errors };
+}
+
+/**
+ * Deletes a context (and, with `withChildren`, every context named `name/…`, even when `name` itself does
+ * not exist); 404 `not found` when nothing was deleted, so of concurrent deletes of one name only one succeeds.
+ */
+export async function deleteContextsNamed(
+  db: Conn,
+  project: { id: number },
+  name: string,
+  withChildren: boolean,
+  beforeCommit: (tx: Conn, deleted: { id: number; name: string }[]) => Promise<void>,
+): Promise<string[]> {
+  const deleted = await db.transaction().execute(async (tx) => {
+    const rows = await deleteContexts(tx, project.id, name, withChildren);
+    if (rows.length > 0) await beforeCommit(tx, rows);
+    return rows;
+  });
+  if (deleted.length === 0) throw notFoundError(withChildren ? `Context '${name}' not found (nor any context under '${name}/').` : `Context '${name}' not found.`);
+  return deleted.map((r) => r.name);
+}
+
+/** Renames a context; a taken name is 400 `already exists` (checked first, and by the unique index under a race). */
+export async function renameContextTo(
+  db: Conn,
+  context: { id: number; project_id: number; name: string },
+  name: string,
+  beforeCommit: (tx: Conn) => Promise<void>,
+): Promise<void> {
+  if (name === context.name) return;
+  const taken = () => badRequestError(`A context named '${name}' already exists in the project.`);
+  await db.transaction().execute(async (tx) => {
+    if (await findContext(tx, context.project_id, name)) throw taken();
+    if (!(await renameContext(tx, context.id, name))) throw taken();
+    await beforeCommit(tx);
+  });
+}
+
+/**
+ * `add_logs` (logs-api.md §6): a log lives in exactly one context here, so only logs already in the context
+ * are accepted; a log elsewhere is refused (400, nothing changes) with what to do instead.
+ */
+export async function addLogsTo(db: Conn, project: { id: number; name: string }, contextName: string, ids: number[]): Promise<string> {
+  const unique = [...new Set(ids)];
+  const found = await logContexts(db, project.id, unique);
+  const missing = unique.filter((id) => !found.has(id));
+  if (missing.length > 0) throw badRequestError(`Logs not found in project '${project.name}': ${missing.slice(0, 20).join(', ')}${missing.length > 20 ? ', …' : ''}.`);
+  const elsewhere = unique.filter((id) => found.get(id) !== contextName);
+  if (elsewhere.length > 0) {
+    const where = [...new Set(elsewhere.map((id) => found.get(id)!))].map((c) => `'${c}'`);
+    throw badRequestError(
+      `Adding a log to a second context is not supported by this server: a log belongs to exactly one context. ` +
+        `Logs ${elsewhere.slice(0, 20).join(', ')}${elsewhere.length > 20 ? ', …' : ''} are in ${where.slice(0, 5).join(', ')}, not in '${contextName}'. ` +
+        `Write them to '${contextName}' instead (POST /v0/logs with their entries and context '${contextName}').`,
+    );
+  }
+  return `${unique.length} log(s) already in context '${contextName}'.`;
 }
 
 /** A new context holding `rows`, in the caller's transaction (the starter project). */

@@ -27,6 +27,10 @@ export interface ContextTable {
   columns: string;
   head_commit_id: number | null;
   created_at: string;
+  /** JSON array of foreign keys as answered (logs-api.md §6); not enforced. */
+  foreign_keys: Generated<string>;
+  owner_scope: string | null;
+  owner_id: string | null;
 }
 
 export interface ContextRowTable {
