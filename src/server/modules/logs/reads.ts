@@ -23,7 +23,7 @@ export const MAX_UNPAGED_LOGS = 10_000;
 type Query = z.output<typeof LogsQuery>;
 
 /** `{"field or expression": "ascending" | "descending"}`, in priority order. */
-function sortTerms(compiler: FilterCompiler, text: string | undefined): Sql[] {
+export function sortTerms(compiler: FilterCompiler, text: string | undefined, loc: string[] = ['query', 'sorting']): Sql[] {
   if (text === undefined || text.trim() === '') return [];
   let parsed: unknown;
   try {
@@ -39,14 +39,14 @@ function sortTerms(compiler: FilterCompiler, text: string | undefined): Sql[] {
     try {
       node = parseFilter(key);
     } catch (error) {
-      if (error instanceof FilterSyntaxError) throw filterError(error, ['query', 'sorting', key]);
+      if (error instanceof FilterSyntaxError) throw filterError(error, [...loc, key]);
       throw error;
     }
     if (!node) throw badRequestError('sorting: a key must not be empty.');
     try {
       return compiler.orderBy(node, dir.startsWith('desc'));
     } catch (error) {
-      if (error instanceof FilterSyntaxError) throw filterError(error, ['query', 'sorting', key]);
+      if (error instanceof FilterSyntaxError) throw filterError(error, [...loc, key]);
       throw error;
     }
   });
@@ -63,7 +63,7 @@ function truncate(value: unknown, limit: number): unknown {
  * PostgreSQL refuses some arithmetic a filter asks for (`x ** 1000` overflows numeric): a data exception
  * (SQLSTATE class 22) is the filter's fault, so it is a 400 that says so, not a 500.
  */
-function evaluationError(error: unknown): unknown {
+export function evaluationError(error: unknown): unknown {
   const code = (error as { code?: unknown }).code;
   if (typeof code === 'string' && code.startsWith('22')) return badRequestError(`The filter could not be evaluated: ${(error as Error).message}.`);
   return error;

@@ -1,6 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import {
   atomicUpdate,
+  externalWrite,
+  fieldBinding,
+  hydrateLogs,
+  joinLogs,
+  joinQuery,
   createFields,
   createLogs,
   deleteFields,
@@ -15,7 +20,9 @@ import {
 import { scopeOf } from '../../auth/principal.ts';
 import { RawJson } from '../../http/raw-json.ts';
 import { route } from '../../http/route.ts';
+import { badRequestError } from '../../domain-errors.ts';
 import * as fields from './fields.ts';
+import * as joins from './joins.ts';
 import { logsGroups as groupsOf, logsMetric as metricOf } from './metrics.ts';
 import { readLogs as read } from './reads.ts';
 import * as logs from './service.ts';
@@ -41,5 +48,17 @@ export function logsRoutes(app: FastifyInstance): void {
   route(app, listFields, ({ principal, query, deps }) => fields.listFields(deps.db, scopeOf(principal), query));
   route(app, createFields, ({ principal, body, deps }) => fields.createFields(deps.db, scopeOf(principal), body, deps.now()));
   route(app, deleteFields, ({ principal, body, deps }) => fields.deleteFields(deps.db, scopeOf(principal), body, deps.now()));
+  route(app, joinQuery, async ({ principal, body, deps }) => new RawJson(JSON.stringify(await joins.joinQuery(deps.db, deps.dialect, scopeOf(principal), body))));
+  route(app, joinLogs, ({ principal, body, deps }) => joins.joinLogs(deps.db, deps.dialect, scopeOf(principal), body, deps.now()));
+  // The current release's external fields (logs-api.md §4.11, §15.11): their server side is not specified; refused by name.
+  route(app, hydrateLogs, () => {
+    throw badRequestError('POST /v0/logs/hydrate is not supported by this server: external fields (bindings, hydration) are not implemented.');
+  });
+  route(app, externalWrite, () => {
+    throw badRequestError('POST /v0/logs/external_write is not supported by this server: writes to external bindings (outbox) are not implemented.');
+  });
+  route(app, fieldBinding, () => {
+    throw badRequestError('PUT /v0/logs/fields/binding is not supported by this server: external field bindings are not implemented.');
+  });
   route(app, renameField, ({ principal, body, deps }) => fields.renameField(deps.db, scopeOf(principal), body, deps.now()));
 }
