@@ -17,6 +17,7 @@ import { authNotifyMigration } from './2026-11-25-10-auth-notify.ts';
 import { instanceAdministrationMigration } from './2026-11-26-02-instance-administration.ts';
 import { auditEventsMigration } from './2026-11-26-03-audit-events.ts';
 import { projectCommitsMigration } from './2026-11-27-02-project-commits.ts';
+import { derivedFieldsAndLeasesMigration } from './2026-11-27-03-derived-fields-and-leases.ts';
 import { creditSpendMigration } from './2026-11-27-04-credit-spend.ts';
 import { tileFiltersMigration } from './2026-11-27-05-tile-filters.ts';
 import { nonemptyLogsIndexMigration } from './2026-11-27-06-nonempty-logs-index.ts';
@@ -41,6 +42,7 @@ export function allMigrations(dialect: Dialect): Record<string, Migration> {
     '2026-11-26-02-instance-administration': instanceAdministrationMigration(dialect),
     '2026-11-26-03-audit-events': auditEventsMigration(dialect),
     '2026-11-27-02-project-commits': projectCommitsMigration(dialect),
+    '2026-11-27-03-derived-fields-and-leases': derivedFieldsAndLeasesMigration(dialect),
     '2026-11-27-04-credit-spend': creditSpendMigration(dialect),
     '2026-11-27-05-tile-filters': tileFiltersMigration,
     '2026-11-27-06-nonempty-logs-index': nonemptyLogsIndexMigration,

@@ -64,6 +64,12 @@ export class FilterCompiler {
     return [v.num, text, v.bool].filter((e): e is Sql => e !== undefined).map((e) => sql`${e} ${dir} nulls last`);
   }
 
+  /** An expression's value as SQL, one expression per kind it may have (NULL when it is not of that kind). */
+  scalar(node: FilterNode): { num?: Sql; str?: Sql; bool?: Sql } {
+    const v = this.value(node);
+    return { num: v.num, str: v.str, bool: v.bool };
+  }
+
   /** The log has this top-level field (a stored null counts). */
   fieldExists(name: string): Sql {
     return j.exists(this.locAt([name], 0));

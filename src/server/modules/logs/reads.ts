@@ -8,6 +8,7 @@ import { FilterSyntaxError, parseFilter } from '../../../shared/logs-filter/inde
 import { projectInScopeOr404 } from '../projects/service.ts';
 import { FilterCompiler } from './filter-sql.ts';
 import { hasKeyOutside, type Sql } from './json-sql.ts';
+import { derivedOf } from './derived.ts';
 import { flatGroups, nestedGroups, type Row } from './groups.ts';
 import { queryLogs, rowEntries } from './repository.ts';
 import { contextForRead, filterError, parseOr422 } from './service.ts';
@@ -53,7 +54,7 @@ export function sortTerms(compiler: FilterCompiler, text: string | undefined, lo
 }
 
 /** `value_limit`: long values are cut to their first N characters followed by `...` (output only). */
-function truncate(value: unknown, limit: number): unknown {
+export function truncate(value: unknown, limit: number): unknown {
   if (value === null || typeof value === 'number' || typeof value === 'boolean') return value;
   const text = typeof value === 'string' ? value : JSON.stringify(value);
   return text.length > limit ? `${text.slice(0, limit)}...` : value;
@@ -110,14 +111,15 @@ export async function readLogs(db: Conn, dialect: Dialect, scope: Scope, query: 
   const keep = query.from_fields?.length ? new Set(query.from_fields) : null;
   const drop = new Set(query.exclude_fields ?? []);
   const limit = query.value_limit;
+  // Derived columns (POST /v0/logs/derived) are stored with the entries and answered under derived_entries.
+  const derived = await derivedOf(db, context.id);
   const rows: Row[] = page.rows.map((r) => {
     // fromEntries defines own properties: a field named __proto__ stays a field.
-    const entries = Object.fromEntries(
-      Object.entries(JSON.parse(r.entries) as Record<string, unknown>)
-        .filter(([k]) => !((keep && !keep.has(k)) || drop.has(k)))
-        .map(([k, v]) => [k, limit === undefined ? v : truncate(v, limit)]),
-    );
-    return { id: r.id, ts: r.created_at, entries, derived_entries: {} };
+    const kept = Object.entries(JSON.parse(r.entries) as Record<string, unknown>)
+      .filter(([k]) => !((keep && !keep.has(k)) || drop.has(k)))
+      .map(([k, v]): [string, unknown] => [k, limit === undefined ? v : truncate(v, limit)]);
+    const entries = Object.fromEntries(kept.filter(([k]) => !derived.has(k)));
+    return { id: r.id, ts: r.created_at, entries, derived_entries: Object.fromEntries(kept.filter(([k]) => derived.has(k))) };
   });
   if (!query.group_by?.length) return { logs: rows, count: page.count };
   const options = {
