@@ -12,18 +12,16 @@ const filterText = () => opt(z.string().max(10_000, 'Must be at most 10 000 char
 /** Ids as a list, one id, or `1&2&3` (as the GET takes them). */
 const idList = () =>
   opt(
-    z
-      .union([z.array(z.number().int().min(1)).max(10_000, 'At most 10 000 ids.'), z.number().int().min(1), z.string().max(200_000)])
-      .transform((v, ctx) => {
-        if (typeof v === 'number') return [v];
-        if (Array.isArray(v)) return v;
-        const parts = v.split('&').filter((p) => p !== '');
-        if (!parts.every((p) => /^\d{1,15}$/.test(p))) {
-          ctx.addIssue({ code: 'custom', message: 'Ids must be integers (a list, or joined with &).' });
-          return z.NEVER;
-        }
-        return parts.map(Number);
-      }),
+    z.union([z.array(z.number().int().min(1)).max(10_000, 'At most 10 000 ids.'), z.number().int().min(1), z.string().max(200_000)]).transform((v, ctx) => {
+      if (typeof v === 'number') return [v];
+      if (Array.isArray(v)) return v;
+      const parts = v.split('&').filter((p) => p !== '');
+      if (!parts.every((p) => /^\d{1,15}$/.test(p))) {
+        ctx.addIssue({ code: 'custom', message: 'Ids must be integers (a list, or joined with &).' });
+        return z.NEVER;
+      }
+      return parts.map(Number);
+    }),
   );
 
 /** A set of `GET /v0/logs` arguments naming some logs of one context (pair_of_args, referenced_logs). */
@@ -126,7 +124,9 @@ export const FederatedBody = z.object({
   value_limit: opt(z.number().int().min(1)),
 });
 export const FederatedResponse = z.object({
-  logs: z.array(z.object({ id: z.number().int(), ts: z.string().nullable(), entries: z.record(z.string(), z.unknown()), derived_entries: z.record(z.string(), z.unknown()) })),
+  logs: z.array(
+    z.object({ id: z.number().int(), ts: z.string().nullable(), entries: z.record(z.string(), z.unknown()), derived_entries: z.record(z.string(), z.unknown()) }),
+  ),
   count: z.number().int(),
   counts: z.record(z.string(), z.number().int()),
 });
@@ -159,4 +159,3 @@ export const AcquireLeaseBody = z.object({
 export const ReleaseLeaseBody = z.object(LeaseKey);
 export const LeaseResponse = z.object({ lease_key: z.string(), holder: z.string(), expires_at: z.string(), acquired: z.boolean() });
 export const ReleasedResponse = z.object({ lease_key: z.string(), released: z.boolean() });
-

@@ -53,7 +53,12 @@ describe('derived entries', () => {
       { base_value: 2, w: 3 },
       { base_value: 3, w: 4 },
     ]);
-    const res = await derive({ key: 'product', equation: '{r:base_value} * {r:w} + 0.5', referenced_logs: { r: { context: 'runs', filter_expr: 'base_value > 1' } }, derived: false });
+    const res = await derive({
+      key: 'product',
+      equation: '{r:base_value} * {r:w} + 0.5',
+      referenced_logs: { r: { context: 'runs', filter_expr: 'base_value > 1' } },
+      derived: false,
+    });
     expect(res.statusCode, res.body).toBe(200);
     const rows = await read();
     expect(rows.map((r) => r.entries.product ?? null)).toEqual([null, 6.5, 12.5]);

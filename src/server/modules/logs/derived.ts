@@ -85,7 +85,11 @@ async function compute(db: Conn, dialect: Dialect, node: FilterNode, sources: [s
   }
   const numbered = (rows: Sql, i: number) => sql`(select q.id, q.entries, row_number() over (order by q.id) as n from ${rows} as q) as ${sql.ref(`s${i}`)}`;
   const joins = sources.slice(1).map(([, rows], k) => sql` inner join ${numbered(rows, k + 1)} on ${sql.ref(`s${k + 1}.n`)} = s0.n`);
-  const result = await sql<{ id: number | string; num: unknown; str: unknown }>`select s0.id as id, ${value.num ?? sql`null`} as num, ${value.str ?? sql`null`} as str from ${numbered(sources[0]![1], 0)}${sql.join(joins, sql``)} order by s0.id`
+  const result = await sql<{
+    id: number | string;
+    num: unknown;
+    str: unknown;
+  }>`select s0.id as id, ${value.num ?? sql`null`} as num, ${value.str ?? sql`null`} as str from ${numbered(sources[0]![1], 0)}${sql.join(joins, sql``)} order by s0.id`
     .execute(db)
     .catch((error: unknown) => {
       throw evaluationError(error);
@@ -95,7 +99,15 @@ async function compute(db: Conn, dialect: Dialect, node: FilterNode, sources: [s
 
 /** Writes `key` into each log's entries (its field declared or widened as a write would), skipping logs with no value. */
 async function store(tx: Conn, key: string, values: { id: number; value: unknown }[], now: Date): Promise<number[]> {
-  const rows = new Map((await tx.selectFrom('context_rows').select(['id', 'context_id', 'entries']).where('id', 'in', values.length ? values.map((v) => v.id) : [0]).execute()).map((r) => [r.id, r]));
+  const rows = new Map(
+    (
+      await tx
+        .selectFrom('context_rows')
+        .select(['id', 'context_id', 'entries'])
+        .where('id', 'in', values.length ? values.map((v) => v.id) : [0])
+        .execute()
+    ).map((r) => [r.id, r]),
+  );
   const schemas = new Map<number, FieldSchema>();
   const written: number[] = [];
   for (const { id, value } of values) {
@@ -147,7 +159,17 @@ export async function createDerived(db: Conn, dialect: Dialect, scope: Scope, bo
     return await db.transaction().execute(async (tx) => {
       const written = await store(tx, body.key, values, now);
       if (derived) {
-        const contexts = [...new Set((await tx.selectFrom('context_rows').select('context_id').where('id', 'in', values.length ? values.map((v) => v.id) : [0]).execute()).map((r) => r.context_id))];
+        const contexts = [
+          ...new Set(
+            (
+              await tx
+                .selectFrom('context_rows')
+                .select('context_id')
+                .where('id', 'in', values.length ? values.map((v) => v.id) : [0])
+                .execute()
+            ).map((r) => r.context_id),
+          ),
+        ];
         for (const contextId of contexts) {
           await tx
             .insertInto('log_derived_fields')

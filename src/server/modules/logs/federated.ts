@@ -60,7 +60,13 @@ export async function federatedLogs(db: Conn, dialect: Dialect, scope: Scope, bo
     const where: Sql[] = [sql`r.context_id = ${context.id}`, sql`r.entries <> '{}'`];
     if (own) where.push(compiled(['body', 'contexts', String(i), 'filter'], () => compiler.where(own)));
     if (sharedSql) where.push(sharedSql);
-    if (spec.from_fields?.length) where.push(sql`(${sql.join(spec.from_fields.map((f) => compiler.fieldExists(f)), sql` or `)})`);
+    if (spec.from_fields?.length)
+      where.push(
+        sql`(${sql.join(
+          spec.from_fields.map((f) => compiler.fieldExists(f)),
+          sql` or `,
+        )})`,
+      );
     parts.push(sql`select r.id, r.entries, r.created_at, ${i} as src from context_rows as r where ${sql.join(where, sql` and `)}`);
   }
   const counts: Record<string, number> = Object.fromEntries(sources.map((s) => [s, 0]));
@@ -135,7 +141,10 @@ export async function claimLogs(db: Conn, dialect: Dialect, scope: Scope, body: 
   const lock = dialect === 'postgres' ? sql` for update skip locked` : sql``;
   try {
     return await db.transaction().execute(async (tx) => {
-      const found = await sql<{ id: number | string; entries: string }>`select r.id, r.entries from context_rows as r where ${where} order by r.id limit ${body.limit ?? 1}${lock}`.execute(tx);
+      const found = await sql<{
+        id: number | string;
+        entries: string;
+      }>`select r.id, r.entries from context_rows as r where ${where} order by r.id limit ${body.limit ?? 1}${lock}`.execute(tx);
       const schema = new FieldSchema(await fieldsOf(tx, context.id));
       const rules = rulesOf(context);
       const claimed: { id: number; data: Record<string, unknown> }[] = [];

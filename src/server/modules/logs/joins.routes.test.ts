@@ -71,7 +71,13 @@ describe('joins of logs', () => {
     expect(right.logs.find((l: { entries: { amount: number } }) => l.entries.amount === 5).entries).toEqual({ amount: 5 });
     const outer = await query({ columns, mode: 'outer' });
     expect(outer.count).toBe(5);
-    expect(pairsOf(outer.logs)).toEqual(expect.arrayContaining([['cy', null], [null, 5], ['ann', 10]]));
+    expect(pairsOf(outer.logs)).toEqual(
+      expect.arrayContaining([
+        ['cy', null],
+        [null, 5],
+        ['ann', 10],
+      ]),
+    );
     // Every column of both, a shared name taken from A (or B where A has no row).
     const all = await query({ mode: 'outer', sorting: '{"amount": "ascending"}' });
     expect(all.logs.map((l: { entries: Record<string, unknown> }) => l.entries)).toEqual([
@@ -147,7 +153,14 @@ describe('joins of logs', () => {
   it('POST /v0/logs/join writes the joined rows into a new context; the metric there equals the reduction', async () => {
     const res = await t.request('POST', '/v0/logs/join', {
       key,
-      json: { project_name: 'shop', pair_of_args: pair, join_expr: 'A.user_id == B.user_id', mode: 'inner', new_context: 'joined', columns: ['A.user_id', 'A.name', 'B.amount'] },
+      json: {
+        project_name: 'shop',
+        pair_of_args: pair,
+        join_expr: 'A.user_id == B.user_id',
+        mode: 'inner',
+        new_context: 'joined',
+        columns: ['A.user_id', 'A.name', 'B.amount'],
+      },
     });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().count).toBe(3);

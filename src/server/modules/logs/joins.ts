@@ -55,7 +55,9 @@ function outputColumns(columns: JoinQuery['columns'], fieldsA: string[], fieldsB
   for (const [ref, name] of pairs) {
     if (name === '') throw badRequestError(`columns: "${ref}" names no field.`);
     if (out.some((c) => c.name === name)) {
-      throw badRequestError(`columns: two columns are both called "${name}"; name them apart with a mapping such as {"A.${name}": "a_${name}", "B.${name}": "b_${name}"}.`);
+      throw badRequestError(
+        `columns: two columns are both called "${name}"; name them apart with a mapping such as {"A.${name}": "a_${name}", "B.${name}": "b_${name}"}.`,
+      );
     }
     out.push({ name, from: sourceOf(ref) });
   }
@@ -124,7 +126,8 @@ async function plan(db: Conn, dialect: Dialect, scope: Scope, body: JoinQuery | 
   }
   const columns = outputColumns(body.columns, a!.fields, b!.fields);
   for (const c of columns) {
-    if (c.name.includes('"') || c.from.some((f) => f.field.includes('"'))) throw badRequestError(`columns: "${c.name}": field names containing a double quote are not supported.`);
+    if (c.name.includes('"') || c.from.some((f) => f.field.includes('"')))
+      throw badRequestError(`columns: "${c.name}": field names containing a double quote are not supported.`);
   }
   const pairs = joinedPairs(body.mode, a!.rows, b!.rows, on);
   const from = sql`(select j.a_id, j.a_entries, j.b_id, j.b_entries, ${outputObject(dialect, columns)} as entries from (${pairs}) as j) as r`;
@@ -194,7 +197,12 @@ export async function joinQuery(db: Conn, dialect: Dialect, scope: Scope, body: 
     const order = sql.join([...sortTerms(compiler, sorting, ['body', 'sorting']), sql`r.a_id asc nulls last`, sql`r.b_id asc nulls last`]);
     const conditions = sql.join([sql`true`, ...where], sql` and `);
     const [page, total] = await Promise.all([
-      sql<{ a_entries: unknown; b_entries: unknown; a_id: unknown; b_id: unknown }>`select r.a_id, r.a_entries, r.b_id, r.b_entries from ${planned.from} where ${conditions} order by ${order} limit ${body.limit ?? 1000} offset ${body.offset ?? 0}`.execute(
+      sql<{
+        a_entries: unknown;
+        b_entries: unknown;
+        a_id: unknown;
+        b_id: unknown;
+      }>`select r.a_id, r.a_entries, r.b_id, r.b_entries from ${planned.from} where ${conditions} order by ${order} limit ${body.limit ?? 1000} offset ${body.offset ?? 0}`.execute(
         db,
       ),
       sql<{ n: number | string }>`select count(*) as n from ${planned.from} where ${conditions}`.execute(db),
@@ -223,7 +231,10 @@ export async function joinLogs(db: Conn, dialect: Dialect, scope: Scope, body: J
     if (await findContext(tx, planned.project.id, body.new_context)) {
       throw badRequestError(`Context '${body.new_context}' already exists in project '${body.project_name}': choose another new_context, or delete it first.`);
     }
-    const found = await sql<{ a_entries: unknown; b_entries: unknown }>`select r.a_entries, r.b_entries from ${planned.from} order by r.a_id asc nulls last, r.b_id asc nulls last limit ${MAX_MATERIALISED_ROWS + 1}`
+    const found = await sql<{
+      a_entries: unknown;
+      b_entries: unknown;
+    }>`select r.a_entries, r.b_entries from ${planned.from} order by r.a_id asc nulls last, r.b_id asc nulls last limit ${MAX_MATERIALISED_ROWS + 1}`
       .execute(tx)
       .catch((error: unknown) => {
         throw evaluationError(error);
