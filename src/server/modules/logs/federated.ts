@@ -67,7 +67,7 @@ export async function federatedLogs(db: Conn, dialect: Dialect, scope: Scope, bo
           sql` or `,
         )})`,
       );
-    parts.push(sql`select r.id, r.entries, r.created_at, ${i} as src from context_rows as r where ${sql.join(where, sql` and `)}`);
+    parts.push(sql`select r.id, r.entries, r.created_at, cast(${i} as integer) as src from context_rows as r where ${sql.join(where, sql` and `)}`);
   }
   const counts: Record<string, number> = Object.fromEntries(sources.map((s) => [s, 0]));
   if (parts.length === 0) return { logs: [], count: 0, counts };

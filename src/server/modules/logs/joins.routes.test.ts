@@ -142,6 +142,18 @@ describe('joins of logs', () => {
     expect((await query({ columns: ['A.user_id', 'B.user_id'] }, 400)).detail).toMatch(/both called "user_id"/);
   });
 
+  it('keeps hostile names and values data: output names, fields and literals are bound, never SQL', async () => {
+    const evil = "x'); drop table context_rows; --";
+    const res = await query({ columns: { 'A.name': evil, 'B.amount': 'amount' }, filter: `amount > 15 or amount == ${JSON.stringify(evil)}` });
+    expect(res.logs.map((l: { entries: Record<string, unknown> }) => Object.keys(l.entries))).toEqual([
+      [evil, 'amount'],
+      [evil, 'amount'],
+    ]);
+    const quoted = await query({ join_expr: "A['a\"b'] == B.user_id" }, 422);
+    expect(quoted.detail[0].msg).toMatch(/double quote/);
+    expect(await query({ metric: 'sum', key: 'amount' })).toBe(60);
+  });
+
   it("keeps tenants apart: another tenant's project and contexts do not exist for you", async () => {
     await query({ project_name: 'theirs', pair_of_args: [{ context: 'secret' }, { context: 'secret' }] }, 404);
     const res = await query({ pair_of_args: [{ context: 'users' }, { context: 'secret' }] }, 404);
