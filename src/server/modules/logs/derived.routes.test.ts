@@ -33,6 +33,8 @@ describe('derived entries', () => {
     const [row] = await read();
     expect(row!.entries).toEqual({ base_value: 5 });
     expect(row!.derived_entries).toEqual({ scaled: 50 });
+    const fields = await t.request('GET', '/v0/logs/fields?project_name=calc&context=runs', { key });
+    expect(fields.json().scaled).toMatchObject({ data_type: 'int', field_type: 'derived' });
     // Filters see the derived column like any field.
     const filtered = await t.request('GET', `/v0/logs?project_name=calc&context=runs&filter=${encodeURIComponent('scaled == 50')}`, { key });
     expect(filtered.json().count).toBe(1);
@@ -45,6 +47,11 @@ describe('derived entries', () => {
       [7, 70],
       [9, null],
     ]);
+    // A deleted field stops being derived: later logs do not get it back.
+    const deleted = await t.request('DELETE', '/v0/logs/fields', { key, json: { project_name: 'calc', context: 'runs', fields: ['scaled'] } });
+    expect(deleted.statusCode, deleted.body).toBe(200);
+    await create('runs', { base_value: 11 }, { recompute_derived: true });
+    expect((await read()).every((r) => !('scaled' in r.entries) && !('scaled' in r.derived_entries))).toBe(true);
   });
 
   it('derived=false writes static entries; selections by context and filter; several aliases pair by position', async () => {

@@ -58,12 +58,16 @@ export async function saveFields(tx: Conn, contextId: number, added: FieldChange
   }
 }
 
+/** A deleted field is no longer a derived column either. */
 export async function deleteFieldDefinitions(tx: Conn, contextId: number, names: string[]): Promise<void> {
   await tx.deleteFrom('context_fields').where('context_id', '=', contextId).where('name', 'in', names).execute();
+  await tx.deleteFrom('log_derived_fields').where('context_id', '=', contextId).where('key', 'in', names).execute();
 }
 
+/** A renamed derived column stays derived under its new name. */
 export async function renameFieldDefinition(tx: Conn, contextId: number, from: string, to: string): Promise<void> {
   await tx.updateTable('context_fields').set({ name: to }).where('context_id', '=', contextId).where('name', '=', from).execute();
+  await tx.updateTable('log_derived_fields').set({ key: to }).where('context_id', '=', contextId).where('key', '=', from).execute();
 }
 
 /** The context's list of column names (tiles and the dashboard read it), set after a rename or delete. */
