@@ -61,6 +61,11 @@ describe('current-release logs routes', () => {
     ]);
     const countOnly = (await post('/v0/logs/federated', { project_name: 'ops', contexts: [{ context: 'east' }, { context: 'west' }], limit: 0 })).json();
     expect(countOnly).toEqual({ logs: [], count: 5, counts: { east: 2, west: 3 } });
+    // from_fields keeps logs having one of the fields and answers only those; value_limit cuts long values.
+    const narrow = (
+      await post('/v0/logs/federated', { project_name: 'ops', contexts: [{ context: 'west', from_fields: ['other'] }], annotate: false, value_limit: 2 })
+    ).json();
+    expect(narrow.logs.map((l: { entries: unknown }) => l.entries)).toEqual([{ other: true }]);
     const bad = await post('/v0/logs/federated', { project_name: 'ops', contexts: [{ context: 'east' }], filter: 'score >' });
     expect(bad.statusCode).toBe(422);
   });

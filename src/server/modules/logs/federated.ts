@@ -8,6 +8,7 @@ import { badRequestError, DomainError } from '../../domain-errors.ts';
 import { findContext, replaceRow, rulesOf } from '../contexts/repository.ts';
 import { findProjectByName } from '../projects/repository.ts';
 import { projectInScopeOr404 } from '../projects/service.ts';
+import { derivedOf } from './derived.ts';
 import { FieldSchema } from './field-schema.ts';
 import { FilterCompiler } from './filter-sql.ts';
 import type { Sql } from './json-sql.ts';
@@ -49,6 +50,7 @@ export async function federatedLogs(db: Conn, dialect: Dialect, scope: Scope, bo
   const sharedSql = shared ? compiled(['body', 'filter'], () => compiler.where(shared)) : undefined;
   const sources: string[] = [];
   const parts: Sql[] = [];
+  const derived = new Map<number, Map<string, string>>();
   for (const [i, spec] of body.contexts.entries()) {
     const source = spec.source ?? spec.context;
     sources.push(source);
@@ -56,6 +58,7 @@ export async function federatedLogs(db: Conn, dialect: Dialect, scope: Scope, bo
     // A missing project or context contributes nothing (no error), as the contract has it.
     const context = owner ? await findContext(db, owner.id, spec.context) : undefined;
     if (!context) continue;
+    derived.set(i, await derivedOf(db, context.id));
     const own = parseOr422(spec.filter, ['body', 'contexts', String(i), 'filter']);
     const where: Sql[] = [sql`r.context_id = ${context.id}`, sql`r.entries <> '{}'`];
     if (own) where.push(compiled(['body', 'contexts', String(i), 'filter'], () => compiler.where(own)));
@@ -104,12 +107,14 @@ export async function federatedLogs(db: Conn, dialect: Dialect, scope: Scope, bo
     const annotate = body.annotate !== false;
     const logs = page.rows.map((r) => {
       const spec = body.contexts[Number(r.src)]!;
-      const stored = Object.entries(JSON.parse(r.entries) as Record<string, unknown>).map(([k, v]): [string, unknown] => [
-        k,
-        body.value_limit === undefined ? v : truncate(v, body.value_limit),
-      ]);
-      if (annotate) stored.push(['_federated_source', sources[Number(r.src)]], ['_federated_context', spec.context]);
-      return { id: Number(r.id), ts: r.created_at, entries: Object.fromEntries(stored), derived_entries: {} };
+      const keys = derived.get(Number(r.src)) ?? new Map<string, string>();
+      // As GET /v0/logs: from_fields also narrows the fields answered; derived columns under derived_entries.
+      const stored = Object.entries(JSON.parse(r.entries) as Record<string, unknown>)
+        .filter(([k]) => !spec.from_fields?.length || spec.from_fields.includes(k))
+        .map(([k, v]): [string, unknown] => [k, body.value_limit === undefined ? v : truncate(v, body.value_limit)]);
+      const entries = stored.filter(([k]) => !keys.has(k));
+      if (annotate) entries.push(['_federated_source', sources[Number(r.src)]], ['_federated_context', spec.context]);
+      return { id: Number(r.id), ts: r.created_at, entries: Object.fromEntries(entries), derived_entries: Object.fromEntries(stored.filter(([k]) => keys.has(k))) };
     });
     return { logs, count, counts };
   } catch (error) {
