@@ -112,6 +112,11 @@ describe('current-release logs routes', () => {
     t.clock.advance(2000);
     expect((await acquire('laptop')).statusCode).toBe(200);
     expect((await post('/v0/sync_lease/acquire', { project: 'nope', lease_key: 'sync', holder: 'x' })).statusCode).toBe(404);
+    // Two holders racing for a new lease: exactly one wins.
+    const race = await Promise.all(['a', 'b', 'c'].map((holder) => post('/v0/sync_lease/acquire', { project: 'ops', lease_key: 'race', holder })));
+    expect(race.map((r) => r.statusCode).sort()).toEqual([200, 409, 409]);
+    const winner = race.find((r) => r.statusCode === 200)!.json().holder;
+    expect(race.filter((r) => r.statusCode === 409).every((r) => r.json().detail.held_by === winner)).toBe(true);
   });
 
   it('answers the external-field routes with a 400 that names what is not supported', async () => {
