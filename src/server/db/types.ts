@@ -7,6 +7,7 @@ import type { TilesTables } from '../modules/tiles/tables.ts';
 import type { SessionsTables } from '../modules/sessions/tables.ts';
 import type { AuditTables } from '../modules/audit/tables.ts';
 import type { AdminTables } from '../modules/admin/tables.ts';
+import type { LogsTables } from '../modules/logs/tables.ts';
 
 /**
  * Database row types. They never leave src/server: routes map them to the shared schemas.
@@ -139,4 +140,4 @@ export interface CoreTables {
 
 /** Each feature module adds its tables by extending this interface with its own `…Tables`. */
 export interface Database
-  extends CoreTables, SessionsTables, TilesTables, InvitesTables, CustomEndpointTables, ProjectsTables, AssistantsTables, AuditTables, AdminTables {}
+  extends CoreTables, SessionsTables, TilesTables, InvitesTables, CustomEndpointTables, ProjectsTables, AssistantsTables, AuditTables, AdminTables, LogsTables {}

@@ -4,7 +4,8 @@ import type { ValidationIssue } from '../../shared/errors.ts';
 export class HttpError extends Error {
   constructor(
     readonly status: number,
-    readonly detail: string | ValidationIssue[],
+    /** Text; validation issues; or an object the contract asks for (a held sync lease: `{held_by, expires_at}`). */
+    readonly detail: string | ValidationIssue[] | Record<string, unknown>,
     readonly headers: Record<string, string> = {},
     /** More fields for the body next to `detail` (e.g. the validation_result of a template import). */
     readonly extra: Record<string, unknown> = {},

@@ -12,6 +12,7 @@ import * as logs from './logs.ts';
 import * as organizations from './organizations.ts';
 import * as projects from './projects.ts';
 import * as sessions from './sessions.ts';
+import * as syncLease from './sync-lease.ts';
 import * as system from './system.ts';
 import * as tiles from './tiles.ts';
 import * as users from './users.ts';
@@ -26,6 +27,7 @@ export const OPERATION_MODULES = {
   projects,
   contexts,
   logs,
+  'sync-lease': syncLease,
   tiles,
   organizations,
   invites,

@@ -18,6 +18,7 @@ import { instanceAdministrationMigration } from './2026-11-26-02-instance-admini
 import { auditEventsMigration } from './2026-11-26-03-audit-events.ts';
 import { contextForeignKeysMigration } from './2026-11-27-01-context-foreign-keys.ts';
 import { projectCommitsMigration } from './2026-11-27-02-project-commits.ts';
+import { derivedFieldsAndLeasesMigration } from './2026-11-27-03-derived-fields-and-leases.ts';
 import { creditSpendMigration } from './2026-11-27-04-credit-spend.ts';
 import { tileFiltersMigration } from './2026-11-27-05-tile-filters.ts';
 import { nonemptyLogsIndexMigration } from './2026-11-27-06-nonempty-logs-index.ts';
@@ -43,6 +44,7 @@ export function allMigrations(dialect: Dialect): Record<string, Migration> {
     '2026-11-26-03-audit-events': auditEventsMigration(dialect),
     '2026-11-27-01-context-foreign-keys': contextForeignKeysMigration,
     '2026-11-27-02-project-commits': projectCommitsMigration(dialect),
+    '2026-11-27-03-derived-fields-and-leases': derivedFieldsAndLeasesMigration(dialect),
     '2026-11-27-04-credit-spend': creditSpendMigration(dialect),
     '2026-11-27-05-tile-filters': tileFiltersMigration,
     '2026-11-27-06-nonempty-logs-index': nonemptyLogsIndexMigration,

@@ -5,6 +5,7 @@ import type { Conn } from '../../db/connection.ts';
 import { badRequestError, notFoundError } from '../../domain-errors.ts';
 import { replaceRow, rulesOf } from '../contexts/repository.ts';
 import { projectInScopeOr404 } from '../projects/service.ts';
+import { derivedOf } from './derived.ts';
 import * as logs from './repository.ts';
 import { contextForRead, contextForWrite } from './service.ts';
 
@@ -16,8 +17,16 @@ export async function listFields(db: Conn, scope: Scope, query: z.output<typeof 
   if (!context) return {};
   const defined = await logs.fieldsOf(db, context.id);
   const out = new Map<string, { data_type: string; field_type: string; mutable: boolean; unique: boolean; description: string; created_at: string | null }>();
+  const derived = await derivedOf(db, context.id);
   for (const f of defined) {
-    out.set(f.name, { data_type: f.data_type, field_type: 'entry', mutable: !!f.mutable, unique: !!f.is_unique, description: f.description, created_at: f.created_at });
+    out.set(f.name, {
+      data_type: f.data_type,
+      field_type: derived.has(f.name) ? 'derived' : 'entry',
+      mutable: !!f.mutable,
+      unique: !!f.is_unique,
+      description: f.description,
+      created_at: f.created_at,
+    });
   }
   // Columns written through the row routes (or only ever None) have no definition: untyped.
   for (const name of JSON.parse(context.columns) as string[]) {

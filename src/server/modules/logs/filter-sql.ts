@@ -23,6 +23,8 @@ interface Val {
   /** Where it is in the entries (fields and nested values): for nested access, len(), membership. */
   loc?: JsonLoc;
   path?: PathStep[];
+  /** The entries column the path is in (one of the aliased row sources of a join, or the filter's own). */
+  source?: Sql;
   /** The value, when known at compile time (literals): for literal lists on the right of `in`. */
   literal?: { value: unknown; items?: Val[] };
 }
@@ -42,6 +44,11 @@ export class FilterCompiler {
     private readonly dialect: Dialect,
     /** The entries column (JSON text) of the row being filtered. */
     private readonly entries: Sql,
+    /**
+     * Aliased row sources (a join's `A` and `B`: alias → its entries column). When given, `A.x` and
+     * `A['x']` are field x of source A, and a bare name is refused: every field must say its source.
+     */
+    private readonly aliases?: Readonly<Record<string, Sql>>,
   ) {}
 
   /** The filter as a WHERE condition (true or false, never NULL). */
@@ -55,6 +62,12 @@ export class FilterCompiler {
     const dir = descending ? sql`desc` : sql`asc`;
     const text = v.str && this.dialect === 'postgres' ? sql`${v.str} collate "C"` : v.str;
     return [v.num, text, v.bool].filter((e): e is Sql => e !== undefined).map((e) => sql`${e} ${dir} nulls last`);
+  }
+
+  /** An expression's value as SQL, one expression per kind it may have (NULL when it is not of that kind). */
+  scalar(node: FilterNode): { num?: Sql; str?: Sql; bool?: Sql } {
+    const v = this.value(node);
+    return { num: v.num, str: v.str, bool: v.bool };
   }
 
   /** The log has this top-level field (a stored null counts). */
@@ -78,14 +91,28 @@ export class FilterCompiler {
   }
 
   /** SQLite's JSON paths cannot quote a double quote, so such names are refused on both databases alike. */
-  private locAt(path: PathStep[], position: number): JsonLoc {
+  private locAt(path: PathStep[], position: number, source: Sql = this.entries): JsonLoc {
     if (path.some((step) => typeof step === 'string' && step.includes('"'))) throw new FilterUnsupportedError(position, 'a field name containing a double quote');
-    return j.locAt(this.dialect, this.entries, path);
+    return j.locAt(this.dialect, source, path);
   }
 
-  private fieldVal(path: PathStep[], node: FilterNode): Val {
-    const loc = this.locAt(path, node.start);
-    return { num: j.numberOf(loc), str: j.stringOf(loc), bool: j.boolOf(loc), composite: j.compositeOf(loc), none: j.isNone(loc), loc, path };
+  private fieldVal(path: PathStep[], node: FilterNode, source: Sql = this.entries): Val {
+    const loc = this.locAt(path, node.start, source);
+    return { num: j.numberOf(loc), str: j.stringOf(loc), bool: j.boolOf(loc), composite: j.compositeOf(loc), none: j.isNone(loc), loc, path, source };
+  }
+
+  /** The source a node names when it is a bare alias (`A` of `A.x`); undefined otherwise. */
+  private aliasOf(node: FilterNode): Sql | undefined {
+    if (!this.aliases || node.type !== 'field') return undefined;
+    return Object.hasOwn(this.aliases, node.name) ? this.aliases[node.name] : undefined;
+  }
+
+  /** A bare name: a field of the row, or (with aliases) an error that says which sources there are. */
+  private bareField(node: NodeOf<'field'>): Val {
+    if (!this.aliases) return this.fieldVal([node.name], node);
+    const names = Object.keys(this.aliases);
+    const example = `${names[0]}.${Object.hasOwn(this.aliases, node.name) ? 'field' : node.name}`;
+    throw new FilterUnsupportedError(node.start, `"${node.name}" without its source: name a field of ${names.join(' or ')}, as ${example}`);
   }
 
   private elementVal(loc: JsonLoc): Val {
@@ -132,7 +159,7 @@ export class FilterCompiler {
   private value(node: FilterNode): Val {
     switch (node.type) {
       case 'field':
-        return this.fieldVal([node.name], node);
+        return this.bareField(node);
       case 'literal':
         return this.literal(node.value, node);
       case 'list': {
@@ -283,7 +310,8 @@ export class FilterCompiler {
 
   /** `meta['k']`, `meta.k`, `items[0]`: a deeper place in the same log; the key must be a literal. */
   private nested(node: NodeOf<'index'> | NodeOf<'attribute'>): Val {
-    const base = this.value(node.value);
+    const alias = this.aliasOf(node.value);
+    const base: Val = alias ? { none: FALSE, path: [], source: alias } : this.value(node.value);
     if (!base.path) throw new FilterUnsupportedError(node.start, 'subscripts of a value that is not a field');
     let step: PathStep;
     if (node.type === 'attribute') step = node.name;
@@ -294,7 +322,7 @@ export class FilterCompiler {
       }
       step = key.value as PathStep;
     }
-    return this.fieldVal([...base.path, step], node);
+    return this.fieldVal([...base.path, step], node, base.source);
   }
 
   /** `name[0:3]`: string slices with literal non-negative bounds. */
@@ -378,7 +406,7 @@ export class FilterCompiler {
       if (!base.path) throw new FilterUnsupportedError(node.start, '.get() of a value that is not a field');
       const k = this.constant(key!);
       if (!k || typeof k.value !== 'string') throw new FilterUnsupportedError(key!.start, '.get() with a key that is not a literal string');
-      const inner = this.fieldVal([...base.path, k.value], node);
+      const inner = this.fieldVal([...base.path, k.value], node, base.source);
       if (!fallback) return inner;
       const other = this.value(fallback);
       const present = j.exists(inner.loc!);

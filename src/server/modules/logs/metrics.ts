@@ -79,8 +79,15 @@ function reduceInOrder(metric: 'median' | 'mode', values: unknown[]): unknown {
   return JSON.parse(best!);
 }
 
-async function reduceKey(db: Conn, compiler: FilterCompiler, base: { contextId: number; where: Sql[] }, metric: Metric, key: string, groups: string[]) {
-  const q = { contextId: base.contextId, where: base.where, groups: groups.map((g) => compiler.fieldJson(g)) };
+export async function reduceKey(
+  db: Conn,
+  compiler: FilterCompiler,
+  base: { contextId: number; where: Sql[]; from?: Sql },
+  metric: Metric,
+  key: string,
+  groups: string[],
+) {
+  const q = { contextId: base.contextId, from: base.from, where: base.where, groups: groups.map((g) => compiler.fieldJson(g)) };
   const value = compiler.numberField(key);
   const rows: { groups: string[]; value: unknown }[] = [];
   const groupsOf = (r: Record<string, unknown>) =>
@@ -120,7 +127,7 @@ async function reduceKey(db: Conn, compiler: FilterCompiler, base: { contextId: 
 }
 
 /** Nested objects, one level per group field, with the leaf `{metric: value}` as the SDK's tests read it. */
-function nest(metric: Metric, rows: { groups: string[]; value: unknown }[]): Record<string, unknown> {
+export function nest(metric: Metric, rows: { groups: string[]; value: unknown }[]): Record<string, unknown> {
   // Keys are values from the logs: objects without a prototype keep a group called __proto__ a key.
   const out = Object.create(null) as Record<string, unknown>;
   for (const r of rows) {

@@ -8,6 +8,7 @@ import { FilterSyntaxError, parseFilter } from '../../../shared/logs-filter/inde
 import { projectInScopeOr404 } from '../projects/service.ts';
 import { FilterCompiler } from './filter-sql.ts';
 import { hasKeyOutside, type Sql } from './json-sql.ts';
+import { derivedOf } from './derived.ts';
 import { flatGroups, nestedGroups, type Row } from './groups.ts';
 import { queryLogs, rowEntries } from './repository.ts';
 import { contextForRead, filterError, parseOr422 } from './service.ts';
@@ -23,7 +24,7 @@ export const MAX_UNPAGED_LOGS = 10_000;
 type Query = z.output<typeof LogsQuery>;
 
 /** `{"field or expression": "ascending" | "descending"}`, in priority order. */
-function sortTerms(compiler: FilterCompiler, text: string | undefined): Sql[] {
+export function sortTerms(compiler: FilterCompiler, text: string | undefined, loc: string[] = ['query', 'sorting']): Sql[] {
   if (text === undefined || text.trim() === '') return [];
   let parsed: unknown;
   try {
@@ -39,21 +40,21 @@ function sortTerms(compiler: FilterCompiler, text: string | undefined): Sql[] {
     try {
       node = parseFilter(key);
     } catch (error) {
-      if (error instanceof FilterSyntaxError) throw filterError(error, ['query', 'sorting', key]);
+      if (error instanceof FilterSyntaxError) throw filterError(error, [...loc, key]);
       throw error;
     }
     if (!node) throw badRequestError('sorting: a key must not be empty.');
     try {
       return compiler.orderBy(node, dir.startsWith('desc'));
     } catch (error) {
-      if (error instanceof FilterSyntaxError) throw filterError(error, ['query', 'sorting', key]);
+      if (error instanceof FilterSyntaxError) throw filterError(error, [...loc, key]);
       throw error;
     }
   });
 }
 
 /** `value_limit`: long values are cut to their first N characters followed by `...` (output only). */
-function truncate(value: unknown, limit: number): unknown {
+export function truncate(value: unknown, limit: number): unknown {
   if (value === null || typeof value === 'number' || typeof value === 'boolean') return value;
   const text = typeof value === 'string' ? value : JSON.stringify(value);
   return text.length > limit ? `${text.slice(0, limit)}...` : value;
@@ -63,7 +64,7 @@ function truncate(value: unknown, limit: number): unknown {
  * PostgreSQL refuses some arithmetic a filter asks for (`x ** 1000` overflows numeric): a data exception
  * (SQLSTATE class 22) is the filter's fault, so it is a 400 that says so, not a 500.
  */
-function evaluationError(error: unknown): unknown {
+export function evaluationError(error: unknown): unknown {
   const code = (error as { code?: unknown }).code;
   if (typeof code === 'string' && code.startsWith('22')) return badRequestError(`The filter could not be evaluated: ${(error as Error).message}.`);
   return error;
@@ -110,14 +111,15 @@ export async function readLogs(db: Conn, dialect: Dialect, scope: Scope, query: 
   const keep = query.from_fields?.length ? new Set(query.from_fields) : null;
   const drop = new Set(query.exclude_fields ?? []);
   const limit = query.value_limit;
+  // Derived columns (POST /v0/logs/derived) are stored with the entries and answered under derived_entries.
+  const derived = await derivedOf(db, context.id);
   const rows: Row[] = page.rows.map((r) => {
     // fromEntries defines own properties: a field named __proto__ stays a field.
-    const entries = Object.fromEntries(
-      Object.entries(JSON.parse(r.entries) as Record<string, unknown>)
-        .filter(([k]) => !((keep && !keep.has(k)) || drop.has(k)))
-        .map(([k, v]) => [k, limit === undefined ? v : truncate(v, limit)]),
-    );
-    return { id: r.id, ts: r.created_at, entries, derived_entries: {} };
+    const kept = Object.entries(JSON.parse(r.entries) as Record<string, unknown>)
+      .filter(([k]) => !((keep && !keep.has(k)) || drop.has(k)))
+      .map(([k, v]): [string, unknown] => [k, limit === undefined ? v : truncate(v, limit)]);
+    const entries = Object.fromEntries(kept.filter(([k]) => !derived.has(k)));
+    return { id: r.id, ts: r.created_at, entries, derived_entries: Object.fromEntries(kept.filter(([k]) => derived.has(k))) };
   });
   if (!query.group_by?.length) return { logs: rows, count: page.count };
   const options = {

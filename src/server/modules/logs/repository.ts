@@ -58,12 +58,16 @@ export async function saveFields(tx: Conn, contextId: number, added: FieldChange
   }
 }
 
+/** A deleted field is no longer a derived column either. */
 export async function deleteFieldDefinitions(tx: Conn, contextId: number, names: string[]): Promise<void> {
   await tx.deleteFrom('context_fields').where('context_id', '=', contextId).where('name', 'in', names).execute();
+  await tx.deleteFrom('log_derived_fields').where('context_id', '=', contextId).where('key', 'in', names).execute();
 }
 
+/** A renamed derived column stays derived under its new name. */
 export async function renameFieldDefinition(tx: Conn, contextId: number, from: string, to: string): Promise<void> {
   await tx.updateTable('context_fields').set({ name: to }).where('context_id', '=', contextId).where('name', '=', from).execute();
+  await tx.updateTable('log_derived_fields').set({ key: to }).where('context_id', '=', contextId).where('key', '=', from).execute();
 }
 
 /** The context's list of column names (tiles and the dashboard read it), set after a rename or delete. */
@@ -150,25 +154,29 @@ export async function queryLogs(db: Conn, query: LogQuery, idsOnly: boolean) {
 
 export interface MetricQuery {
   contextId: number;
+  /** Another row source with `r.entries` (a join): replaces the context's rows, contextId is then unused. */
+  from?: Sql;
   where: Sql[];
   /** JSON text of each group-by field. */
   groups: Sql[];
 }
 
-const baseConditions = (q: MetricQuery) => sql.join([sql`r.context_id = ${q.contextId}`, sql`r.entries <> '{}'`, ...q.where], sql` and `);
+const baseConditions = (q: MetricQuery) =>
+  sql.join(q.from ? [sql`true`, ...q.where] : [sql`r.context_id = ${q.contextId}`, sql`r.entries <> '{}'`, ...q.where], sql` and `);
+const source = (q: MetricQuery) => q.from ?? sql`context_rows as r`;
 const groupColumns = (q: MetricQuery) => q.groups.map((g, i) => sql`${g} as ${sql.ref(`g${i}`)}`);
 
 /** One aggregate per group: `aggregate` over the rows that pass `where`; group values come back as JSON text in g0, g1, … */
 export async function aggregate(db: Conn, q: MetricQuery, aggregate: Sql): Promise<Record<string, unknown>[]> {
   const columns = sql.join([...groupColumns(q), sql`${aggregate} as value`]);
   const groupBy = q.groups.length ? sql` group by ${sql.join(q.groups.map((_, i) => sql.ref(`g${i}`)))}` : sql``;
-  const result = await sql<Record<string, unknown>>`select ${columns} from context_rows as r where ${baseConditions(q)}${groupBy}`.execute(db);
+  const result = await sql<Record<string, unknown>>`select ${columns} from ${source(q)} where ${baseConditions(q)}${groupBy}`.execute(db);
   return result.rows;
 }
 
 /** Every value (for medians and modes), with its groups, ordered by value. */
 export async function metricValues(db: Conn, q: MetricQuery, value: Sql): Promise<Record<string, unknown>[]> {
   const columns = sql.join([...groupColumns(q), sql`${value} as value`]);
-  const result = await sql<Record<string, unknown>>`select ${columns} from context_rows as r where ${baseConditions(q)} order by value`.execute(db);
+  const result = await sql<Record<string, unknown>>`select ${columns} from ${source(q)} where ${baseConditions(q)} order by value`.execute(db);
   return result.rows;
 }

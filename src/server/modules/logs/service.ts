@@ -7,6 +7,7 @@ import { scopeKey } from '../../db/scope.ts';
 import { badRequestError, DomainError, invalidFields, notFoundError } from '../../domain-errors.ts';
 import { createContext, deleteRow, findContext, insertRows, replaceRow, rulesOf, type ContextRules } from '../contexts/repository.ts';
 import { projectInScopeOr404 } from '../projects/service.ts';
+import { recomputeDerived } from './derived.ts';
 import { FieldSchema, splitEntry, type SplitEntry } from './field-schema.ts';
 import { fieldsOf, logsByIds, saveFields, type FieldChange } from './repository.ts';
 import * as logs from './repository.ts';
@@ -76,7 +77,7 @@ interface Accepted {
 
 // ---- POST /v0/logs --------------------------------------------------------------------------
 
-export async function createLogs(db: Conn, scope: Scope, body: z.output<typeof CreateLogsBody>, now: Date) {
+export async function createLogs(db: Conn, dialect: Dialect, scope: Scope, body: z.output<typeof CreateLogsBody>, now: Date) {
   const project = await projectInScopeOr404(db, scope, body.project_name);
   const existing = await findContext(db, project.id, contextNameOf(body.context));
   const batch = body.entries === undefined ? [] : Array.isArray(body.entries) ? body.entries : [body.entries];
@@ -98,7 +99,13 @@ export async function createLogs(db: Conn, scope: Scope, body: z.output<typeof C
   }
   // A refused request changes nothing: the context is created in the transaction that writes the logs.
   if (batch.length > 0 && accepted.length === 0) throw badRequestError(failed[0]!.error);
-  const write = async (tx: Conn, group: Accepted[]) => insertWithFields(tx, rulesOf(await contextForWrite(tx, project.id, body.context, now)), group, now);
+  const write = async (tx: Conn, group: Accepted[]) => {
+    const context = await contextForWrite(tx, project.id, body.context, now);
+    const ids = await insertWithFields(tx, rulesOf(context), group, now);
+    // Derived columns of the context (POST /v0/logs/derived), computed for the new logs when asked.
+    if (body.recompute_derived) await recomputeDerived(tx, dialect, context.id, ids, now);
+    return ids;
+  };
 
   const ids: number[] = [];
   if (body.on_duplicate === 'skip') {
