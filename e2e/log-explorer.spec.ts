@@ -101,9 +101,9 @@ test.describe('log explorer', () => {
     await expect(page.getByRole('table', { name: 'Rows of runs' }).getByRole('columnheader', { name: /^note/ })).toHaveCount(0);
 
     // Group by a field: each group with its count and the mean of a chosen column.
-    await page.getByRole('textbox', { name: 'Group by' }).click();
+    await page.getByRole('combobox', { name: 'Group by' }).click();
     await page.getByRole('option', { name: 'model', exact: true }).click();
-    await page.getByRole('textbox', { name: 'Mean per group of' }).click();
+    await page.getByRole('combobox', { name: 'Mean per group of' }).click();
     await page.getByRole('option', { name: 'score', exact: true }).click();
     const groups = page.getByRole('list', { name: 'Groups by model' });
     const beta = groups.getByRole('button', { name: /model = beta/ });
@@ -116,7 +116,7 @@ test.describe('log explorer', () => {
     await expect(betaRows.getByRole('row').nth(1)).toBeVisible();
     await checkA11y(page);
     await snap(page, 'explorer-groups-1280');
-    await page.getByRole('textbox', { name: 'Group by' }).click();
+    await page.getByRole('combobox', { name: 'Group by' }).click();
     await page.getByRole('option', { name: 'model', exact: true }).click(); // choosing it again clears it
     await expect(groups).toHaveCount(0);
 

@@ -92,8 +92,9 @@ function Summary({ project, context, filter, columns }: { project: string; conte
   const results = { count, mean, min, max };
   if (columns.length === 0) return null;
   return (
-    <Table.ScrollContainer minWidth={Math.max(280, 90 + columns.length * 110)} type="native">
-      <Table withTableBorder verticalSpacing={4} fz="sm" aria-label="Summary of numeric columns over the filtered logs">
+    // Its own horizontal scroll on narrow screens, reachable by keyboard.
+    <div style={{ overflowX: 'auto' }} tabIndex={0} role="region" aria-label="Summary">
+      <Table miw={Math.max(280, 90 + columns.length * 110)} withTableBorder verticalSpacing={4} fz="sm" aria-label="Summary of numeric columns over the filtered logs">
         <Table.Thead>
           <Table.Tr>
             <Table.Th scope="col" w={90}>
@@ -121,7 +122,7 @@ function Summary({ project, context, filter, columns }: { project: string; conte
           ))}
         </Table.Tbody>
       </Table>
-    </Table.ScrollContainer>
+    </div>
   );
 }
 
