@@ -23,7 +23,13 @@ test.describe('log explorer', () => {
     await api.post(`/v0/project/${project}/contexts`, { name: 'runs', is_versioned: true });
     // run_id is set once and never changed.
     await api.post('/v0/logs/fields', { project_name: project, context: 'runs', fields: { run_id: { type: 'int', mutable: false } } });
-    const entries = Array.from({ length: 300 }, (_, n) => ({ run_id: 1000 + n, n, model: MODELS[n % 3], score: Math.round(((n * 37) % 100) + 1) / 100, note: `note ${n}` }));
+    const entries = Array.from({ length: 300 }, (_, n) => ({
+      run_id: 1000 + n,
+      n,
+      model: MODELS[n % 3],
+      score: Math.round(((n * 37) % 100) + 1) / 100,
+      note: `note ${n}`,
+    }));
     await api.post('/v0/logs', { project_name: project, context: 'runs', entries });
 
     await signIn(page, user.api_key, `/projects/${project}/contexts/runs`);

@@ -121,7 +121,8 @@ export const rowQueries = {
   groups: (project: string, context: string, key: string, filter: string) =>
     queryOptions({
       queryKey: rowKeys.groups(project, context, key, filter),
-      queryFn: async ({ signal }) => Object.values(await api(logsGroups, { query: { ...contextQuery(project, context), key, filter: filter.trim() || undefined }, signal })),
+      queryFn: async ({ signal }) =>
+        Object.values(await api(logsGroups, { query: { ...contextQuery(project, context), key, filter: filter.trim() || undefined }, signal })),
       retry: false,
     }),
   /** A page of rows, now (`commit` null) or at a commit. */

@@ -146,7 +146,14 @@ export function RowEditorModal({
   };
 
   return (
-    <Modal opened={opened} onClose={onClose} title={row ? `${readOnly ? 'Row' : 'Edit row'} ${row.id}` : 'Add a row'} centered size="lg" closeButtonProps={{ 'aria-label': 'Close' }}>
+    <Modal
+      opened={opened}
+      onClose={onClose}
+      title={row ? `${readOnly ? 'Row' : 'Edit row'} ${row.id}` : 'Add a row'}
+      centered
+      size="lg"
+      closeButtonProps={{ 'aria-label': 'Close' }}
+    >
       <form
         noValidate
         onSubmit={(e) => {
@@ -217,13 +224,13 @@ export function RowEditorModal({
               </Button>
             </Group>
           ) : (
-          <ModalFormFooter
-            error={formError}
-            errorTitle={row ? 'The row was not saved' : 'The row was not added'}
-            onCancel={onClose}
-            submitLabel={row ? 'Save row' : 'Add row'}
-            submitting={pending}
-          />
+            <ModalFormFooter
+              error={formError}
+              errorTitle={row ? 'The row was not saved' : 'The row was not added'}
+              onCancel={onClose}
+              submitLabel={row ? 'Save row' : 'Add row'}
+              submitting={pending}
+            />
           )}
         </Stack>
       </form>

@@ -35,7 +35,14 @@ describe('filter problems in the filter box', () => {
 
   it('reads the position of a server 422 the same way', () => {
     const body = {
-      detail: [{ type: 'filter_syntax', loc: ['query', 'filter'], msg: 'Invalid filter expression: nope is not supported (at position 3).', ctx: { position: 3, expected: 'x' } }],
+      detail: [
+        {
+          type: 'filter_syntax',
+          loc: ['query', 'filter'],
+          msg: 'Invalid filter expression: nope is not supported (at position 3).',
+          ctx: { position: 3, expected: 'x' },
+        },
+      ],
     };
     const error = new ApiError(422, 'filter: nope', { filter: 'nope' }, body);
     expect(problemFromError(error, 'x < nope(1)')).toEqual({ message: body.detail[0]!.msg, position: 3 });

@@ -11,30 +11,17 @@ import { GatedButton } from '../../../components/gated-button.tsx';
 import { rowQueries, type Fields } from '../../../data/rows.ts';
 import { useDeleteRow } from '../api.ts';
 import { RowEditorModal } from '../components/row-editor-modal.tsx';
-import { plural } from '../model.ts';
+import { columnsOf, plural } from '../model.ts';
 import { FilterBox } from './filter-box.tsx';
 import { problemFromError } from './filter-problem.ts';
 import { LogsWindow, PAGE_SIZE } from './logs-window.tsx';
-import {
-  andFilters,
-  fieldRef,
-  formatMetric,
-  groupKey,
-  isNumericType,
-  literal,
-  loadColumns,
-  saveColumns,
-  sortFromParam,
-  sortToParam,
-  type Sort,
-} from './model.ts';
+import { andFilters, fieldRef, formatMetric, groupKey, isNumericType, literal, loadColumns, saveColumns, sortFromParam, sortToParam, type Sort } from './model.ts';
 
 const DEFAULT_COLUMNS = 12;
 const MAX_GROUPS = 50;
 const SUMMARY = ['count', 'mean', 'min', 'max'] as const;
 
-function ColumnsPicker({ fields, chosen, onChange }: { fields: Fields; chosen: string[]; onChange: (columns: string[] | null) => void }) {
-  const names = Object.keys(fields);
+function ColumnsPicker({ names, fields, chosen, onChange }: { names: string[]; fields: Fields; chosen: string[]; onChange: (columns: string[] | null) => void }) {
   return (
     <Popover position="bottom-end" shadow="md" withinPortal trapFocus>
       <Popover.Target>
@@ -56,9 +43,9 @@ function ColumnsPicker({ fields, chosen, onChange }: { fields: Fields; chosen: s
                         {n}
                       </Text>
                       <Badge size="xs" variant="light" color="gray" tt="none">
-                        {fields[n]!.data_type}
+                        {fields[n]?.data_type ?? 'Any'}
                       </Badge>
-                      {!fields[n]!.mutable && (
+                      {fields[n]?.mutable === false && (
                         <Badge size="xs" variant="outline" color="gray" tt="none">
                           immutable
                         </Badge>
@@ -195,7 +182,9 @@ function GroupList({ project, context, filter, field, metricField, window }: Gro
               </Group>
             </UnstyledButton>
             <Collapse expanded={isOpen} id={panel}>
-              {isOpen && cond !== null && <div style={{ padding: '0 8px 8px' }}>{window(andFilters(filter, `${fieldRef(field)} == ${cond}`), `Logs where ${field} is ${key}`)}</div>}
+              {isOpen && cond !== null && (
+                <div style={{ padding: '0 8px 8px' }}>{window(andFilters(filter, `${fieldRef(field)} == ${cond}`), `Logs where ${field} is ${key}`)}</div>
+              )}
             </Collapse>
           </Paper>
         );
@@ -236,7 +225,12 @@ export function LogExplorer({ project, context, cannotWrite }: { project: string
   const sorting = sort ? { [sort.field]: sort.direction } : null;
   const first = useQuery(rowQueries.query(project, context.name, { filter, sorting, offset: 0, limit: PAGE_SIZE }));
   const [stored, setStored] = useState(() => loadColumns(project, context.name));
-  const names = useMemo(() => Object.keys(fields.data ?? {}), [fields.data]);
+  // The one column order of a context (as on the History tab): unique keys, counters, then the fields in order.
+  const { unique_keys, auto_counting } = context;
+  const names = useMemo(
+    () => columnsOf([], [...unique_keys, ...Object.keys(auto_counting), ...Object.keys(fields.data ?? {})]),
+    [fields.data, unique_keys, auto_counting],
+  );
   const columns = (stored ?? names.slice(0, DEFAULT_COLUMNS)).filter((c) => names.includes(c));
   const types = Object.fromEntries(Object.entries(fields.data ?? {}).map(([n, f]) => [n, f.data_type]));
   const numeric = columns.filter((c) => isNumericType(types[c]));
@@ -314,6 +308,7 @@ export function LogExplorer({ project, context, cannotWrite }: { project: string
         <FilterBox value={filter} onApply={applyFilter} serverProblem={problem} />
         <Group gap="sm" align="flex-end" wrap="wrap" mt={{ base: 0, sm: 25 }}>
           <ColumnsPicker
+            names={names}
             fields={fields.data}
             chosen={columns}
             onChange={(c) => {
@@ -325,17 +320,7 @@ export function LogExplorer({ project, context, cannotWrite }: { project: string
         </Group>
       </Group>
       <Group gap="sm" wrap="wrap" align="flex-end">
-        <Select
-          label="Group by"
-          placeholder="No grouping"
-          data={names}
-          value={groupBy}
-          onChange={(v) => setParam('group', v)}
-          clearable
-          searchable
-          w={200}
-          size="sm"
-        />
+        <Select label="Group by" placeholder="No grouping" data={names} value={groupBy} onChange={(v) => setParam('group', v)} clearable searchable w={200} size="sm" />
         {groupBy && allNumeric.length > 0 && (
           <Select
             label="Mean per group of"

@@ -41,7 +41,6 @@ function SortHeader({ column, type, sort, onSort }: { column: string; type: stri
       >
         <span style={{ overflow: 'hidden', textOverflow: 'ellipsis' }}>{column}</span>
         <Icon size={14} aria-hidden style={{ flexShrink: 0, opacity: mine ? 1 : 0.45 }} />
-        <VisuallyHidden>{mine ? `, sorted ${mine}` : ', sort'}</VisuallyHidden>
       </UnstyledButton>
     </Table.Th>
   );

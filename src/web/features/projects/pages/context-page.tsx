@@ -164,7 +164,9 @@ export function ContextPage() {
         )}
       </Group>
       {c.is_versioned ? (
-        <Tabs value={tab} onChange={(v) =>
+        <Tabs
+          value={tab}
+          onChange={(v) =>
             setParams(
               (prev) => {
                 const next = new URLSearchParams(prev);
@@ -174,7 +176,9 @@ export function ContextPage() {
               },
               { replace: true },
             )
-          } keepMounted={false}>
+          }
+          keepMounted={false}
+        >
           <Tabs.List mb="md">
             <Tabs.Tab value="rows" leftSection={<IconTable size={16} aria-hidden />}>
               Rows
