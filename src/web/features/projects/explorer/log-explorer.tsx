@@ -18,6 +18,7 @@ import { LogsWindow, PAGE_SIZE } from './logs-window.tsx';
 import { andFilters, fieldRef, formatMetric, groupKey, isNumericType, literal, loadColumns, saveColumns, sortFromParam, sortToParam, type Sort } from './model.ts';
 
 const DEFAULT_COLUMNS = 12;
+const logsCount = (n: number) => `${n.toLocaleString('en')} ${n === 1 ? 'log' : 'logs'}`;
 const MAX_GROUPS = 50;
 const SUMMARY = ['count', 'mean', 'min', 'max'] as const;
 
@@ -334,7 +335,7 @@ export function LogExplorer({ project, context, cannotWrite }: { project: string
           />
         )}
         <Text size="sm" c="dimmed" aria-live="polite" role="status" ml="auto">
-          {problem ? 'The filter has an error' : count === undefined ? '' : filter ? `${plural(count, 'log')} match` : plural(count, 'log')}
+          {problem ? 'The filter has an error' : count === undefined ? '' : filter ? `${logsCount(count)} match` : logsCount(count)}
           {first.isFetching && first.data ? ' · updating…' : ''}
         </Text>
       </Group>

@@ -9,7 +9,8 @@ import { nextSort, type Sort } from './model.ts';
 
 /** Logs per request: the server pages (offset/limit), the table renders only the lines in view. */
 export const PAGE_SIZE = 100;
-const ROW_HEIGHT = 41;
+// A line: 8 px padding, a 28 px action icon, 8 px padding and a 1 px border (rows must not grow past it).
+const ROW_HEIGHT = 45;
 const OVERSCAN = 10;
 
 export interface WindowProps {
