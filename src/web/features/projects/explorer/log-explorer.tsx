@@ -1,7 +1,7 @@
 import { Badge, Button, Checkbox, Collapse, Group, Paper, Popover, ScrollArea, Select, Skeleton, Stack, Table, Text, UnstyledButton } from '@mantine/core';
 import { IconChevronDown, IconChevronRight, IconColumns, IconPlus, IconTable } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import { useCallback, useId, useMemo, useState } from 'react';
+import { useCallback, useId, useMemo, useState, type ReactNode } from 'react';
 import { useSearchParams } from 'react-router';
 import type { Context, Log } from '../../../../shared/projects.ts';
 import { confirmDelete } from '../../../components/confirm-delete.tsx';
@@ -120,11 +120,11 @@ interface GroupListProps {
   filter: string;
   field: string;
   metricField: string | null;
-  window: (filter: string, caption: string) => React.ReactNode;
+  logsWindow: (filter: string, caption: string) => ReactNode;
 }
 
 /** The filtered logs grouped by a field's values: each group with its count and one metric, opened on demand. */
-function GroupList({ project, context, filter, field, metricField, window }: GroupListProps) {
+function GroupList({ project, context, filter, field, metricField, logsWindow }: GroupListProps) {
   const values = useQuery(rowQueries.groups(project, context, field, filter));
   const counts = useQuery(rowQueries.metric(project, context, 'count', [field], filter, field));
   const means = useQuery(rowQueries.metric(project, context, 'mean', metricField ? [metricField] : [], filter, field));
@@ -184,7 +184,7 @@ function GroupList({ project, context, filter, field, metricField, window }: Gro
             </UnstyledButton>
             <Collapse expanded={isOpen} id={panel}>
               {isOpen && cond !== null && (
-                <div style={{ padding: '0 8px 8px' }}>{window(andFilters(filter, `${fieldRef(field)} == ${cond}`), `Logs where ${field} is ${key}`)}</div>
+                <div style={{ padding: '0 8px 8px' }}>{logsWindow(andFilters(filter, `${fieldRef(field)} == ${cond}`), `Logs where ${field} is ${key}`)}</div>
               )}
             </Collapse>
           </Paper>
@@ -250,7 +250,7 @@ export function LogExplorer({ project, context, cannotWrite }: { project: string
     });
 
   const problem = problemFromError(first.error, filter);
-  const window = (f: string, caption: string, maxHeight = 560) => (
+  const logsWindow = (f: string, caption: string, maxHeight = 560) => (
     <LogsWindow
       key={`${f}\u0000${params.get('sort') ?? ''}`}
       project={project}
@@ -349,10 +349,10 @@ export function LogExplorer({ project, context, cannotWrite }: { project: string
           filter={filter}
           field={groupBy}
           metricField={groupMetric && allNumeric.includes(groupMetric) ? groupMetric : null}
-          window={(f, caption) => window(f, caption, 360)}
+          logsWindow={(f, caption) => logsWindow(f, caption, 360)}
         />
       ) : (
-        window(filter, `Rows of ${context.name}`)
+        logsWindow(filter, `Rows of ${context.name}`)
       )}
       {editor}
     </Stack>
