@@ -1,7 +1,9 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import type { ResponseOf } from '../../shared/operation.ts';
 import { createLogs, deleteLog, listLogs, updateLog } from '../../shared/operations/contexts.ts';
+import { listFields, logsGroups, logsMetric, readLogs } from '../../shared/operations/logs.ts';
 import type { Log } from '../../shared/projects.ts';
+import type { METRICS } from '../../shared/logs.ts';
 import { api } from '../lib/api-client.ts';
 import { mutation } from '../lib/mutation.ts';
 import { contextKeys } from './contexts.ts';
@@ -14,7 +16,30 @@ export const rowKeys = {
   page: (project: string, context: string, commit: string | null, offset: number, limit: number) =>
     [...rowKeys.all(project, context), commit ?? 'now', offset, limit] as const,
   every: (project: string, context: string, commit: string | null) => [...rowKeys.all(project, context), 'all', commit ?? 'now'] as const,
+  // The log explorer's reads (logs API): under `all` too, so a row change refreshes them.
+  query: (project: string, context: string, q: LogsQueryParams) =>
+    [...rowKeys.all(project, context), 'query', q.filter ?? '', q.sorting ?? null, q.offset ?? 0, q.limit ?? null] as const,
+  fields: (project: string, context: string) => [...rowKeys.all(project, context), 'fields'] as const,
+  metric: (project: string, context: string, metric: Metric, keys: string[], filter: string, groupBy: string | null) =>
+    [...rowKeys.all(project, context), 'metric', metric, keys, filter, groupBy] as const,
+  groups: (project: string, context: string, key: string, filter: string) => [...rowKeys.all(project, context), 'groups', key, filter] as const,
 };
+
+/**
+ * What `rowQueries.query` reads: `filter` in the logs filter language (empty: every log), `sorting` as
+ * the logs API takes it (`{"score": "descending"}`, keys are fields or expressions; ties newest first),
+ * and a page (`limit` 1–1000, default 100).
+ */
+export interface LogsQueryParams {
+  filter?: string;
+  sorting?: Record<string, 'ascending' | 'descending'> | null;
+  offset?: number;
+  limit?: number;
+}
+
+export type Metric = (typeof METRICS)[number];
+export type Fields = ResponseOf<typeof listFields>;
+export type LogsPage = { logs: Log[]; count: number };
 
 export type RowsPage = ResponseOf<typeof listLogs>;
 
@@ -35,7 +60,71 @@ async function fetchEveryRow(project: string, context: string, commit: string | 
   }
 }
 
+const contextQuery = (project: string, context: string) => ({ project_name: project, context });
+
+async function readPage(project: string, context: string, q: LogsQueryParams, signal: AbortSignal): Promise<LogsPage> {
+  const read = await api(readLogs, {
+    query: {
+      ...contextQuery(project, context),
+      filter: q.filter?.trim() || undefined,
+      sorting: q.sorting && Object.keys(q.sorting).length ? JSON.stringify(q.sorting) : undefined,
+      offset: q.offset ?? 0,
+      limit: q.limit ?? 100,
+    },
+    signal,
+  });
+  // Without group_by or return_ids_only the logs API answers a plain page.
+  if (Array.isArray(read) || !Array.isArray(read.logs)) throw new Error('Unexpected answer from the logs API.');
+  // Shaped as the row routes' logs (the explorer's editor takes those); `ts` is the log's time.
+  const logs = (read.logs as { id: number; ts: string | null; entries: Record<string, unknown> }[]).map((l) => ({
+    id: l.id,
+    entries: l.entries,
+    created_at: l.ts ?? '',
+    updated_at: l.ts ?? '',
+  }));
+  return { logs, count: read.count };
+}
+
 export const rowQueries = {
+  /**
+   * Logs of a context through the logs API, filtered, sorted and paged: the log explorer's page and the
+   * dashboard tiles' filter read this. Cached under `rowKeys.all`, so any row change refreshes it.
+   * A filter that does not parse rejects with an ApiError 422 whose body carries `ctx.position`.
+   */
+  query: (project: string, context: string, q: LogsQueryParams) =>
+    queryOptions({
+      queryKey: rowKeys.query(project, context, q),
+      queryFn: ({ signal }) => readPage(project, context, q, signal),
+      placeholderData: keepPreviousData,
+      retry: false,
+    }),
+  /** The context's fields with their types and mutability, in creation order. */
+  fields: (project: string, context: string) =>
+    queryOptions({
+      queryKey: rowKeys.fields(project, context),
+      queryFn: ({ signal }) => api(listFields, { query: contextQuery(project, context), signal }),
+    }),
+  /** One metric of several keys over the filtered logs (`{key: value}`), or per group (`{key: {group: {metric: value}}}`). */
+  metric: (project: string, context: string, metric: Metric, keys: string[], filter: string, groupBy: string | null = null) =>
+    queryOptions({
+      queryKey: rowKeys.metric(project, context, metric, keys, filter, groupBy),
+      queryFn: ({ signal }) =>
+        api(logsMetric, {
+          params: { metric },
+          query: { ...contextQuery(project, context), key: JSON.stringify(keys), filter: filter.trim() || undefined, group_by: groupBy ?? undefined },
+          signal,
+        }) as Promise<Record<string, unknown>>,
+      enabled: keys.length > 0,
+      retry: false,
+    }),
+  /** The distinct values of a field over the filtered logs, in first-seen order. */
+  groups: (project: string, context: string, key: string, filter: string) =>
+    queryOptions({
+      queryKey: rowKeys.groups(project, context, key, filter),
+      queryFn: async ({ signal }) =>
+        Object.values(await api(logsGroups, { query: { ...contextQuery(project, context), key, filter: filter.trim() || undefined }, signal })),
+      retry: false,
+    }),
   /** A page of rows, now (`commit` null) or at a commit. */
   page: (project: string, context: string, commit: string | null, offset: number, limit: number) =>
     queryOptions({

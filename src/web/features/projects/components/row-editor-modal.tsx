@@ -6,6 +6,7 @@ import { ApiError, errorMessage } from '../../../lib/api-client.ts';
 import { useAddRow, useUpdateRow } from '../api.ts';
 import { editText, parseValue } from '../model.ts';
 import { ModalFormFooter } from '../../../components/modal-form-footer.tsx';
+import type { Fields } from '../../../data/rows.ts';
 
 interface Field {
   column: string;
@@ -14,9 +15,12 @@ interface Field {
   had: boolean;
 }
 
-function hintFor(context: Context, column: string): string | undefined {
+function hintFor(context: Context, column: string, fields: Fields | undefined, locked: boolean): string | undefined {
   const type = context.unique_key_types[column];
   const parts = [];
+  const field = fields?.[column];
+  if (field && field.data_type !== 'Any' && !type) parts.push(field.data_type);
+  if (locked) parts.push('Immutable: set once, it cannot be changed');
   if (type) parts.push(`Unique key${type === 'any' ? '' : `, ${type}`}`);
   if (column in context.auto_counting) {
     const parent = context.auto_counting[column];
@@ -28,7 +32,8 @@ function hintFor(context: Context, column: string): string | undefined {
 /**
  * Adds or edits one row. Each column is a text box: declared types are read as such; other values are
  * read as JSON when they look like it (numbers, true/false, objects) and as text otherwise. Server
- * errors land on the column they name; a unique-key clash marks every key column.
+ * errors land on the column they name; a unique-key clash marks every key column. Fields the logs API
+ * marks immutable (`fields`) are shown but cannot be changed once set; with `readOnlyReason` nothing can.
  */
 export function RowEditorModal({
   project,
@@ -37,10 +42,16 @@ export function RowEditorModal({
   row,
   opened,
   onClose,
+  fieldInfo,
+  readOnlyReason,
 }: {
   project: string;
   context: Context;
   columns: string[];
+  /** The context's fields (GET /v0/logs/fields): types and mutability. */
+  fieldInfo?: Fields;
+  /** Why this person may only look (no write permission): the row is shown, not editable. */
+  readOnlyReason?: string | null;
   /** null: a new row. */
   row: Log | null;
   opened: boolean;
@@ -53,6 +64,8 @@ export function RowEditorModal({
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [formError, setFormError] = useState<string | null>(null);
   const pending = add.isPending || update.isPending;
+  const readOnly = !!readOnlyReason && !!row;
+  const locked = (f: Field) => readOnly || (!!row && f.had && fieldInfo?.[f.column]?.mutable === false);
 
   // Opening (or another row, or new columns) fills the form afresh: state adjusted while rendering.
   const [filledFor, setFilledFor] = useState<{ opened: boolean; row: Log | null; columns: string[] } | null>(null);
@@ -94,6 +107,7 @@ export function RowEditorModal({
         continue;
       }
       if (row && f.had && f.text === editText(previous)) continue;
+      if (locked(f)) continue;
       const parsed = parseValue(f.text, context.unique_key_types[f.column], previous);
       if ('error' in parsed) problems[f.column] = parsed.error;
       else entries[f.column] = parsed.value;
@@ -132,7 +146,14 @@ export function RowEditorModal({
   };
 
   return (
-    <Modal opened={opened} onClose={onClose} title={row ? `Edit row ${row.id}` : 'Add a row'} centered size="lg" closeButtonProps={{ 'aria-label': 'Close' }}>
+    <Modal
+      opened={opened}
+      onClose={onClose}
+      title={row ? `${readOnly ? 'Row' : 'Edit row'} ${row.id}` : 'Add a row'}
+      centered
+      size="lg"
+      closeButtonProps={{ 'aria-label': 'Close' }}
+    >
       <form
         noValidate
         onSubmit={(e) => {
@@ -141,7 +162,12 @@ export function RowEditorModal({
         }}
       >
         <Stack gap="sm">
-          <Text size="xs" c="dimmed">
+          {readOnly && (
+            <Text size="sm" c="dimmed">
+              {readOnlyReason}
+            </Text>
+          )}
+          <Text size="xs" c="dimmed" hidden={readOnly}>
             Numbers, true/false and JSON are stored as such; other text is stored as text.{' '}
             {row ? 'Empty a field to clear that column.' : 'Leave a field empty to leave it out.'}
           </Text>
@@ -149,7 +175,8 @@ export function RowEditorModal({
             <TextInput
               key={f.column}
               label={f.column}
-              description={hintFor(context, f.column)}
+              description={hintFor(context, f.column, fieldInfo, locked(f) && !readOnly)}
+              readOnly={locked(f)}
               required={f.column in context.unique_key_types && !(f.column in context.auto_counting)}
               value={f.text}
               error={errors[f.column]}
@@ -170,7 +197,7 @@ export function RowEditorModal({
               }
             />
           ))}
-          <Group align="flex-end" gap="xs">
+          <Group align="flex-end" gap="xs" hidden={readOnly}>
             <TextInput
               label="New column"
               placeholder="column name"
@@ -190,13 +217,21 @@ export function RowEditorModal({
               Add column
             </Button>
           </Group>
-          <ModalFormFooter
-            error={formError}
-            errorTitle={row ? 'The row was not saved' : 'The row was not added'}
-            onCancel={onClose}
-            submitLabel={row ? 'Save row' : 'Add row'}
-            submitting={pending}
-          />
+          {readOnly ? (
+            <Group justify="flex-end">
+              <Button variant="default" onClick={onClose}>
+                Close
+              </Button>
+            </Group>
+          ) : (
+            <ModalFormFooter
+              error={formError}
+              errorTitle={row ? 'The row was not saved' : 'The row was not added'}
+              onCancel={onClose}
+              submitLabel={row ? 'Save row' : 'Add row'}
+              submitting={pending}
+            />
+          )}
         </Stack>
       </form>
     </Modal>

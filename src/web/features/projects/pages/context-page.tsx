@@ -1,24 +1,21 @@
-import { Alert, Anchor, Badge, Breadcrumbs, Button, Group, Modal, Pagination, Select, Skeleton, Stack, Tabs, Text, Textarea } from '@mantine/core';
-import { IconGitCommit, IconHistory, IconPlus, IconTable } from '@tabler/icons-react';
+import { Alert, Anchor, Badge, Breadcrumbs, Button, Group, Modal, Skeleton, Stack, Tabs, Text, Textarea } from '@mantine/core';
+import { IconGitCommit, IconHistory, IconTable } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import { useMemo, useState } from 'react';
+import { useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
-import type { Context, Log } from '../../../../shared/projects.ts';
-import { confirmDelete } from '../../../components/confirm-delete.tsx';
+import type { Context } from '../../../../shared/projects.ts';
 import { EmptyState } from '../../../components/empty-state.tsx';
 import { ErrorAlert } from '../../../components/error-alert.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
 import { errorMessage } from '../../../lib/api-client.ts';
 import { missingPermission, useMe } from '../../../lib/use-me.ts';
 import { GatedButton } from '../../../components/gated-button.tsx';
-import { projectUrl, useCommit, useDeleteRow } from '../api.ts';
+import { projectUrl, useCommit } from '../api.ts';
 import { contextQueries } from '../../../data/contexts.ts';
-import { rowQueries } from '../../../data/rows.ts';
 import { ContextBadges } from '../components/context-badges.tsx';
 import { HistoryPanel } from '../components/history-panel.tsx';
-import { RowEditorModal } from '../components/row-editor-modal.tsx';
-import { RowsTable } from '../components/rows-table.tsx';
-import { contextColumns, plural } from '../model.ts';
+import { LogExplorer } from '../explorer/log-explorer.tsx';
+import { plural } from '../model.ts';
 import { useWorkspace } from '../../../lib/workspace.ts';
 
 function CommitModal({ project, context, opened, onClose }: { project: string; context: Context; opened: boolean; onClose: () => void }) {
@@ -70,93 +67,7 @@ function CommitModal({ project, context, opened, onClose }: { project: string; c
   );
 }
 
-function RowsPanel({ project, context, cannotWrite }: { project: string; context: Context; cannotWrite: string | null }) {
-  const [page, setPage] = useState(1);
-  const [pageSize, setPageSize] = useState(25);
-  const [editing, setEditing] = useState<Log | null | undefined>(undefined);
-  const rows = useQuery(rowQueries.page(project, context.name, null, (page - 1) * pageSize, pageSize));
-  const remove = useDeleteRow(project, context.name);
-  // Deleting the last row of the last page (or a rollback) can leave the page past the end.
-  const lastPage = rows.data ? Math.max(1, Math.ceil(rows.data.count / pageSize)) : 1;
-  if (page > lastPage) setPage(lastPage); // adjusted while rendering, not in an effect
-  const logs = rows.data?.logs;
-  const { unique_keys, auto_counting } = context;
-  const columns = useMemo(() => contextColumns({ unique_keys, auto_counting }, logs ?? []), [logs, unique_keys, auto_counting]);
-
-  const addButton = (
-    <GatedButton reason={cannotWrite} icon={<IconPlus size={16} aria-hidden />} onClick={() => setEditing(null)}>
-      Add row
-    </GatedButton>
-  );
-
-  let content;
-  if (rows.isPending) content = <Skeleton height={200} aria-label="Loading rows" />;
-  else if (rows.isError) content = <ErrorAlert error={rows.error} onRetry={() => void rows.refetch()} />;
-  else if (rows.data.count === 0)
-    content = (
-      <EmptyState
-        icon={<IconTable size={24} />}
-        title="No rows yet"
-        description="Rows arrive from your assistants and scripts through the API, or add one here."
-        action={addButton}
-      />
-    );
-  else {
-    const pages = Math.max(1, Math.ceil(rows.data.count / pageSize));
-    const from = (page - 1) * pageSize + 1;
-    content = (
-      <Stack gap="sm">
-        <RowsTable
-          rows={rows.data.logs}
-          columns={columns}
-          caption={`Rows of ${context.name}`}
-          disabledReason={cannotWrite}
-          onEdit={(row) => setEditing(row)}
-          onDelete={(row) =>
-            confirmDelete({
-              title: `Delete row ${row.id}?`,
-              message: context.is_versioned
-                ? 'The row is removed now; committed versions still have it, so a rollback can bring it back.'
-                : 'The row is removed for good: this context is not versioned.',
-              confirmLabel: 'Delete row',
-              onConfirm: () => remove.mutate(row.id),
-            })
-          }
-        />
-        <Group justify="space-between">
-          <Text size="sm" c="dimmed" aria-live="polite">
-            Rows {from}–{from + rows.data.logs.length - 1} of {rows.data.count}
-          </Text>
-          <Group gap="sm">
-            <Select
-              aria-label="Rows per page"
-              data={['10', '25', '50', '100']}
-              value={String(pageSize)}
-              onChange={(v) => {
-                setPageSize(Number(v ?? 25));
-                setPage(1);
-              }}
-              w={90}
-              size="xs"
-              allowDeselect={false}
-            />
-            {pages > 1 && <Pagination total={pages} value={page} onChange={setPage} size="sm" getControlProps={(c) => ({ 'aria-label': `${c} page` })} />}
-          </Group>
-        </Group>
-      </Stack>
-    );
-  }
-
-  return (
-    <Stack gap="sm">
-      {!!rows.data?.count && <Group justify="flex-end">{addButton}</Group>}
-      {content}
-      <RowEditorModal project={project} context={context} columns={columns} row={editing ?? null} opened={editing !== undefined} onClose={() => setEditing(undefined)} />
-    </Stack>
-  );
-}
-
-/** A context: its rows, and for a versioned one its commits, with commit and rollback. */
+/** A context: its rows (the log explorer), and for a versioned one its commits, with commit and rollback. */
 export function ContextPage() {
   const workspace = useWorkspace();
   const { project = '', context: name = '' } = useParams();
@@ -253,7 +164,21 @@ export function ContextPage() {
         )}
       </Group>
       {c.is_versioned ? (
-        <Tabs value={tab} onChange={(v) => setParams(v === 'history' ? { tab: 'history' } : {}, { replace: true })} keepMounted={false}>
+        <Tabs
+          value={tab}
+          onChange={(v) =>
+            setParams(
+              (prev) => {
+                const next = new URLSearchParams(prev);
+                if (v === 'history') next.set('tab', 'history');
+                else next.delete('tab');
+                return next;
+              },
+              { replace: true },
+            )
+          }
+          keepMounted={false}
+        >
           <Tabs.List mb="md">
             <Tabs.Tab value="rows" leftSection={<IconTable size={16} aria-hidden />}>
               Rows
@@ -263,14 +188,14 @@ export function ContextPage() {
             </Tabs.Tab>
           </Tabs.List>
           <Tabs.Panel value="rows">
-            <RowsPanel project={project} context={c} cannotWrite={cannotWrite} />
+            <LogExplorer project={project} context={c} cannotWrite={cannotWrite} />
           </Tabs.Panel>
           <Tabs.Panel value="history">
             <HistoryPanel project={project} context={c} cannotWrite={cannotWrite} />
           </Tabs.Panel>
         </Tabs>
       ) : (
-        <RowsPanel project={project} context={c} cannotWrite={cannotWrite} />
+        <LogExplorer project={project} context={c} cannotWrite={cannotWrite} />
       )}
       <CommitModal project={project} context={c} opened={committing} onClose={() => setCommitting(false)} />
     </>

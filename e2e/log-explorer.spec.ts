@@ -1,0 +1,165 @@
+import type { Page } from '@playwright/test';
+import { checkA11y, expect, expectProblems, signIn, test, unique } from './fixtures.ts';
+
+const shots = process.env.E2E_SCREENSHOTS;
+/** Light and dark screenshots at the page's width (only when E2E_SCREENSHOTS names a folder). */
+async function snap(page: Page, name: string) {
+  if (!shots) return;
+  await page.screenshot({ path: `${shots}/${name}-light.png`, fullPage: true });
+  await page.evaluate(() => document.documentElement.setAttribute('data-mantine-color-scheme', 'dark'));
+  await page.screenshot({ path: `${shots}/${name}-dark.png`, fullPage: true });
+  await page.evaluate(() => document.documentElement.setAttribute('data-mantine-color-scheme', 'light'));
+}
+
+const MODELS = ['alpha', 'beta', 'gamma'];
+
+test.describe('log explorer', () => {
+  test('filter with errors at their position, sort, group, choose columns, open and edit a log, over a few hundred logs', async ({ page, roster }) => {
+    test.slow();
+    const user = await roster.createUser({ name: 'Lena Logs' });
+    const api = roster.api(user.api_key);
+    const project = unique('explore').replace(/[^a-zA-Z0-9_-]/g, '-');
+    await api.post('/v0/project', { name: project, is_versioned: true });
+    await api.post(`/v0/project/${project}/contexts`, { name: 'runs', is_versioned: true });
+    // run_id is set once and never changed.
+    await api.post('/v0/logs/fields', { project_name: project, context: 'runs', fields: { run_id: { type: 'int', mutable: false } } });
+    const entries = Array.from({ length: 300 }, (_, n) => ({
+      run_id: 1000 + n,
+      n,
+      model: MODELS[n % 3],
+      score: Math.round(((n * 37) % 100) + 1) / 100,
+      note: `note ${n}`,
+    }));
+    await api.post('/v0/logs', { project_name: project, context: 'runs', entries });
+
+    await signIn(page, user.api_key, `/projects/${project}/contexts/runs`);
+    await expect(page.getByRole('heading', { level: 1, name: 'runs' })).toBeVisible();
+    const table = page.getByRole('table', { name: 'Rows of runs' });
+    const count = page.getByRole('status').filter({ hasText: /logs?( match)?$/ });
+    await expect(count).toHaveText('300 logs');
+    // Only the lines in view are in the page, not 300 rows.
+    await expect(table.getByRole('row').first()).toBeVisible();
+    expect(await table.getByRole('row').count()).toBeLessThan(60);
+    await checkA11y(page);
+
+    // A bad filter: the message and a caret at its position, as one types.
+    const filter = page.getByRole('textbox', { name: 'Filter' });
+    await filter.pressSequentially('score > > 1');
+    await expect(filter).toHaveAttribute('aria-invalid', 'true');
+    const problem = page.getByRole('alert').filter({ hasText: 'Invalid filter expression' });
+    await expect(problem).toContainText('at character 9, after “score >”');
+    await expect(page.getByTestId('filter-caret')).toHaveText('score > > 1\n        ^');
+    await expect(filter).toHaveAccessibleDescription(/Invalid filter expression.*at character 9/);
+    await checkA11y(page);
+
+    // What only the server knows (a function it does not have) comes back as a 422 and shows the same way.
+    expectProblems(page, /^422 GET \/v0\/logs/);
+    await filter.fill('nosuch(score) > 1');
+    await filter.press('Enter');
+    await expect(page.getByRole('alert').filter({ hasText: 'nosuch' })).toBeVisible();
+    await expect(filter).toHaveAttribute('aria-invalid', 'true');
+
+    // A good filter narrows the count and lands in the URL; a reload keeps it.
+    await filter.fill('model == "beta" and n < 200');
+    await filter.press('Enter');
+    await expect(count).toHaveText('67 logs match');
+    await expect(filter).not.toHaveAttribute('aria-invalid', 'true');
+    await expect(page).toHaveURL(/[?&]filter=model\+?%3D%3D|filter=model/);
+    await page.reload();
+    await expect(page.getByRole('textbox', { name: 'Filter' })).toHaveValue('model == "beta" and n < 200');
+    await expect(count).toHaveText('67 logs match');
+
+    // The summary of numeric columns over the filtered logs.
+    const summary = page.getByRole('table', { name: 'Summary of numeric columns over the filtered logs' });
+    await expect(summary.getByRole('row', { name: /^count/ })).toContainText('67');
+    await expect(summary.getByRole('row', { name: /^min/ })).toContainText('1');
+    await expect(summary.getByRole('row', { name: /^max/ })).toContainText('199');
+
+    // Sort by clicking a header (and by keyboard): ascending, then descending, in the URL.
+    const nHeader = table.getByRole('columnheader', { name: /^n\b/ });
+    await nHeader.getByRole('button').click();
+    await expect(nHeader).toHaveAttribute('aria-sort', 'ascending');
+    await expect(page).toHaveURL(/[?&]sort=n%3Aasc/);
+    await expect(table.getByRole('row').nth(1)).toContainText('note 1');
+    await nHeader.getByRole('button').focus();
+    await page.keyboard.press('Enter');
+    await expect(nHeader).toHaveAttribute('aria-sort', 'descending');
+    await expect(table.getByRole('row').nth(1)).toContainText('note 199');
+
+    // Scrolling to the end fetches the last page from the server.
+    await filter.fill('');
+    await filter.press('Enter');
+    await expect(count).toHaveText('300 logs');
+    await page.getByTestId('logs-window').evaluate((el) => (el.scrollTop = el.scrollHeight));
+    await expect(table.getByRole('row').filter({ hasText: 'note 0' })).toBeVisible();
+    await snap(page, 'explorer-1280');
+
+    // Choose columns: the picker shows each field's type; a column taken off leaves the table.
+    await page.getByRole('button', { name: /^Columns/ }).click();
+    const picker = page.getByRole('group', { name: 'Columns to show' });
+    await expect(picker.getByText('float')).toBeVisible();
+    await expect(picker.getByText('immutable')).toBeVisible();
+    await checkA11y(page);
+    await picker.getByRole('checkbox', { name: /^note/ }).uncheck();
+    await page.keyboard.press('Escape');
+    await expect(table.getByRole('columnheader', { name: /^note/ })).toHaveCount(0);
+    await page.reload();
+    await expect(page.getByRole('table', { name: 'Rows of runs' }).getByRole('columnheader', { name: /^note/ })).toHaveCount(0);
+
+    // Group by a field: each group with its count and the mean of a chosen column.
+    await page.getByRole('combobox', { name: 'Group by' }).click();
+    await page.getByRole('option', { name: 'model', exact: true }).click();
+    await page.getByRole('combobox', { name: 'Mean per group of' }).click();
+    await page.getByRole('option', { name: 'score', exact: true }).click();
+    const groups = page.getByRole('list', { name: 'Groups by model' });
+    const beta = groups.getByRole('button', { name: /model = beta/ });
+    await expect(beta).toContainText('100 logs');
+    await expect(beta).toContainText('mean score');
+    await expect(page).toHaveURL(/[?&]group=model/);
+    await beta.click();
+    await expect(beta).toHaveAttribute('aria-expanded', 'true');
+    const betaRows = page.getByRole('table', { name: 'Logs where model is beta' });
+    await expect(betaRows.getByRole('row').nth(1)).toBeVisible();
+    await checkA11y(page);
+    await snap(page, 'explorer-groups-1280');
+    await page.getByRole('combobox', { name: 'Group by' }).click();
+    await page.getByRole('option', { name: 'model', exact: true }).click(); // choosing it again clears it
+    await expect(groups).toHaveCount(0);
+
+    // Open a log: immutable fields cannot be changed, others can.
+    await filter.fill('n == 5');
+    await filter.press('Enter');
+    await expect(count).toHaveText('1 log match');
+    await table.getByRole('row', { name: /^Log \d+/ }).click();
+    const dialog = page.getByRole('dialog', { name: /^Edit row \d+/ });
+    await expect(dialog.getByRole('textbox', { name: 'run_id', exact: false }).first()).toHaveAttribute('readonly', '');
+    await expect(dialog).toContainText('Immutable');
+    await dialog.getByRole('textbox', { name: 'note', exact: true }).fill('edited in the explorer');
+    await checkA11y(page);
+    await dialog.getByRole('button', { name: 'Save row' }).click();
+    await expect(dialog).toBeHidden();
+    // The note column is hidden: bring it back to see the change.
+    await page.getByRole('button', { name: /^Columns/ }).click();
+    await page.getByRole('group', { name: 'Columns to show' }).getByRole('checkbox', { name: /^note/ }).check();
+    await page.keyboard.press('Escape');
+    await expect(table.getByRole('row', { name: /^Log \d+/ })).toContainText('edited in the explorer');
+    // Enter opens a focused row too.
+    await table.getByRole('row', { name: /^Log \d+/ }).focus();
+    await page.keyboard.press('Enter');
+    await expect(dialog).toBeVisible();
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+
+    // Narrow screens: no sideways scroll of the page; the table scrolls in its own box.
+    await filter.fill('');
+    await filter.press('Enter');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await expect(count).toHaveText('300 logs');
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await checkA11y(page);
+    await snap(page, 'explorer-390');
+    await filter.fill('score > > 1');
+    await expect(page.getByTestId('filter-caret')).toBeVisible();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await snap(page, 'explorer-error-390');
+  });
+});
