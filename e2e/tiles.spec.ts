@@ -274,4 +274,44 @@ test.describe('dashboards and tile templates', () => {
     await expect(edited.getByRole('columnheader')).toHaveText(['shop', 'title']);
     await expect(edited.getByRole('cell', { name: 'Market' })).toBeVisible();
   });
+
+  test('a tile shows only the rows its filter keeps; a filter that does not parse is shown where it breaks and is not saved (issue 20 item 18, issue 23)', async ({
+    page,
+    roster,
+  }) => {
+    const user = await roster.createUser({ name: 'Filter Tiles' });
+    await signIn(page, user.api_key, '/dashboards');
+    // The starter project's Tasks tile shows three tasks, one of them done.
+    const tile = page.getByRole('region', { name: 'Tile Tasks', exact: true });
+    await expect(tile.getByRole('row')).toHaveCount(4);
+    await tile.getByRole('button', { name: 'Actions for tile Tasks' }).click();
+    await page.getByRole('menuitem', { name: 'Edit tile' }).click();
+    const edit = page.getByRole('dialog', { name: 'Edit tile Tasks' });
+    const filter = edit.getByRole('textbox', { name: 'Show only the rows where' });
+    await filter.fill("status != 'done' and");
+    await expect(edit.getByTestId('filter-problem')).toContainText('at the end of the filter');
+    await expect(filter).toHaveAttribute('aria-invalid', 'true');
+    await edit.getByRole('button', { name: 'Save tile' }).click();
+    await expect(edit).toBeVisible();
+    await checkA11y(page);
+
+    await filter.fill("status != 'done'");
+    await expect(edit.getByTestId('filter-problem')).toHaveCount(0);
+    await edit.getByRole('button', { name: 'Save tile' }).click();
+    await expect(edit).toHaveCount(0);
+    await expect(tile).toContainText("where status != 'done'");
+    await expect(tile.getByRole('row')).toHaveCount(3);
+    await expect(tile.getByRole('cell', { name: 'done', exact: true })).toHaveCount(0);
+
+    // Removing it shows every row again; the change is saved, so a reload agrees.
+    await tile.getByRole('button', { name: 'Actions for tile Tasks' }).click();
+    await page.getByRole('menuitem', { name: 'Edit tile' }).click();
+    await expect(filter).toHaveValue("status != 'done'");
+    await filter.fill('');
+    await edit.getByRole('button', { name: 'Save tile' }).click();
+    await expect(edit).toHaveCount(0);
+    await page.reload();
+    await expect(tile.getByRole('row')).toHaveCount(4);
+    await expect(tile).not.toContainText('where');
+  });
 });

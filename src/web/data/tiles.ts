@@ -15,7 +15,7 @@ import type { CreateTileInput, ExportTemplateInput, ImportTemplateInput, Tab, Ti
 import { api } from '../lib/api-client.ts';
 import { mutation } from '../lib/mutation.ts';
 import { projectKeys } from './projects.ts';
-import { rowQueries } from './rows.ts';
+import { rowQueries, type LogsPage } from './rows.ts';
 
 // Dashboards of a project (interfaces in the API, their tabs and tiles): one read for the whole tree, and the changes
 // that refresh it. What tiles show comes from the rows' own keys (rows.ts).
@@ -33,8 +33,14 @@ export const tileQueries = {
       queryKey: tileKeys.interfaces(project),
       queryFn: async ({ signal }) => (await api(listInterfaces, { params: { project_name: project }, signal })).info,
     }),
-  /** The rows a tile of `context` shows: the first page of the context's current rows. */
-  rows: (project: string, context: string) => rowQueries.page(project, context, null, 0, TILE_ROW_LIMIT),
+  /**
+   * The logs a tile of `context` shows: the newest TILE_ROW_LIMIT that match its filter, in the order they
+   * were written (the logs API reads newest first). One read with the log explorer's, so a row change refreshes both.
+   */
+  rows: (project: string, context: string, filter: string | null) => ({
+    ...rowQueries.query(project, context, { filter: filter ?? '', limit: TILE_ROW_LIMIT }),
+    select: (page: LogsPage): LogsPage => ({ ...page, logs: [...page.logs].reverse() }),
+  }),
 };
 
 /** Every dashboard change is a change of the project's interface tree. */

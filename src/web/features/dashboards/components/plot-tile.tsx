@@ -74,7 +74,7 @@ function Chart({ points, kind, title, xAxis, yAxis }: { points: Point[]; kind: s
 }
 
 export default function PlotTile({ project, tile }: { project: string; tile: Tile }) {
-  const rows = useQuery(tileQueries.rows(project, tile.context!));
+  const rows = useQuery(tileQueries.rows(project, tile.context!, tile.filter));
   if (rows.isPending) return <Skeleton height={120} aria-label={`Loading rows of ${tile.context}`} />;
   if (rows.isError) return <ErrorAlert error={rows.error} onRetry={() => void rows.refetch()} title="Could not load the rows" />;
   const plot = tile.plot_tile;
@@ -88,7 +88,8 @@ export default function PlotTile({ project, tile }: { project: string; tile: Til
   if (points.length === 0) {
     return (
       <Text size="sm" c="dimmed">
-        No rows of {tile.context} have a numeric {plot.y_axis} to plot.
+        No rows of {tile.context}
+        {tile.filter === null ? '' : " that match the tile's filter"} have a numeric {plot.y_axis} to plot.
       </Text>
     );
   }

@@ -13,14 +13,14 @@ export function formatCell(value: unknown): string {
 
 /** A Table tile: its context's rows, columns in the tile's column_order (all columns when it is empty). */
 export function TableTile({ project, tile }: { project: string; tile: Tile }) {
-  const rows = useQuery({ ...tileQueries.rows(project, tile.context!), enabled: tile.context !== null });
+  const rows = useQuery({ ...tileQueries.rows(project, tile.context!, tile.filter), enabled: tile.context !== null });
   if (rows.isPending) return <Skeleton height={80} aria-label={`Loading rows of ${tile.context}`} />;
   if (rows.isError) return <ErrorAlert error={rows.error} onRetry={() => void rows.refetch()} title="Could not load the rows" />;
   const columns = tile.table_tile && tile.table_tile.column_order.length > 0 ? tile.table_tile.column_order : columnsOf(rows.data.logs);
   if (rows.data.logs.length === 0) {
     return (
       <Text size="sm" c="dimmed">
-        Context {tile.context} has no rows yet.
+        {tile.filter === null ? `Context ${tile.context} has no rows yet.` : `No rows of ${tile.context} match the tile's filter.`}
       </Text>
     );
   }
@@ -52,7 +52,7 @@ export function TableTile({ project, tile }: { project: string; tile: Tile }) {
       </Table>
       {rows.data.count > rows.data.logs.length && (
         <Text size="xs" c="dimmed" mt={4}>
-          Showing {rows.data.logs.length} of {rows.data.count} rows.
+          Showing the latest {rows.data.logs.length} of {rows.data.count} rows{tile.filter === null ? '' : ' that match'}.
         </Text>
       )}
     </ScrollArea.Autosize>

@@ -1,4 +1,4 @@
-import { ActionIcon, Badge, Group, Menu, Paper, Skeleton, Stack, Text, Tooltip } from '@mantine/core';
+import { ActionIcon, Badge, Code, Group, Menu, Paper, Skeleton, Stack, Text, Tooltip } from '@mantine/core';
 import { IconArrowsMove, IconDotsVertical, IconFileExport, IconFlag, IconPencil, IconTrash } from '@tabler/icons-react';
 import { lazy, Suspense, useEffect, useRef } from 'react';
 import type { Tile } from '../../../../shared/tiles.ts';
@@ -121,8 +121,15 @@ function TileCard({
             <PlotTile project={project} tile={tile} />
           </Suspense>
         )}
-        <Text size="xs" c="dimmed">
-          {tile.context ?? 'no context'} · x {tile.position.x}, y {tile.position.y}, {tile.position.width}×{tile.position.height}
+        <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
+          {tile.context ?? 'no context'}
+          {tile.filter !== null && (
+            <>
+              {' · where '}
+              <Code fz="xs">{tile.filter}</Code>
+            </>
+          )}{' '}
+          · x {tile.position.x}, y {tile.position.y}, {tile.position.width}×{tile.position.height}
         </Text>
       </Stack>
     </Paper>

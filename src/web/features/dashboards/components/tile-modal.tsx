@@ -6,7 +6,15 @@ import { ApiError, errorMessage } from '../../../lib/api-client.ts';
 import { contextQueries } from '../../../data/contexts.ts';
 import { tileQueries } from '../../../data/tiles.ts';
 import { columnsOf, useCreateTile, useUpdateTile } from '../api.ts';
+import { FilterInput } from '../../../components/filter-input.tsx';
 import { ModalFormFooter } from '../../../components/modal-form-footer.tsx';
+import { filterProblem } from '../../../lib/filter-problem.ts';
+
+/** The server's word on a filter that parses but does not run (a function it lacks): the position its message names. */
+function serverFilterProblem(message: string, filter: string) {
+  const at = /position (\d+)/.exec(message);
+  return { message, position: Math.min(at ? Number(at[1]) : 0, filter.length) };
+}
 
 const num = (v: number | string, fallback: number) => (typeof v === 'number' ? v : Number.parseFloat(v) || fallback);
 
@@ -23,9 +31,10 @@ interface Fields {
   yAxis: string | null;
   width: number;
   height: number;
+  filter: string;
 }
 
-const blank: Fields = { name: '', type: 'Table', context: null, columnOrder: [], plotType: 'line', xAxis: null, yAxis: null, width: 6, height: 4 };
+const blank: Fields = { name: '', type: 'Table', context: null, columnOrder: [], plotType: 'line', xAxis: null, yAxis: null, width: 6, height: 4, filter: '' };
 
 function fieldsOf(tile: Tile): Fields {
   return {
@@ -38,6 +47,7 @@ function fieldsOf(tile: Tile): Fields {
     yAxis: tile.plot_tile?.y_axis ?? null,
     width: tile.position.width,
     height: tile.position.height,
+    filter: tile.filter ?? '',
   };
 }
 
@@ -61,8 +71,9 @@ export function TileModal({ target, onClose, project }: { target: TileModalTarge
   const set = (changes: Partial<Fields>) => setFields((prev) => ({ ...prev, ...changes }));
 
   const contexts = useQuery({ ...contextQueries.list(project), enabled: opened });
-  const rows = useQuery({ ...tileQueries.rows(project, f.context ?? ''), enabled: opened && f.context !== null });
+  const rows = useQuery({ ...tileQueries.rows(project, f.context ?? '', null), enabled: opened && f.context !== null });
   const columns = rows.data ? columnsOf(rows.data.logs) : [];
+  const filterSyntax = filterProblem(f.filter);
   const create = useCreateTile(project);
   const update = useUpdateTile(project);
 
@@ -75,10 +86,12 @@ export function TileModal({ target, onClose, project }: { target: TileModalTarge
     if (f.type === 'Plot' && !f.xAxis) local['plot_tile.x_axis'] = 'Choose the x axis.';
     if (f.type === 'Plot' && !f.yAxis) local['plot_tile.y_axis'] = 'Choose the y axis.';
     setErrors(local);
-    if (Object.keys(local).length > 0) return;
+    if (Object.keys(local).length > 0 || filterSyntax) return;
     const content = {
       name: f.name.trim(),
       context: f.context,
+      // An empty filter removes an edited tile's filter (the API reads "" as none).
+      filter: f.filter.trim(),
       ...(f.type === 'Table'
         ? { table_tile: { table_type: target.kind === 'edit' ? (target.tile.table_tile?.table_type ?? 'default') : 'default', column_order: f.columnOrder } }
         : { plot_tile: { plot_type: f.plotType, x_axis: f.xAxis!, y_axis: f.yAxis! } }),
@@ -169,6 +182,16 @@ export function TileModal({ target, onClose, project }: { target: TileModalTarge
               />
             </Group>
           )}
+          <FilterInput
+            label="Show only the rows where"
+            description="Optional, in the logs filter language: priority >= 2 and status != 'done'. Leave empty to show every row."
+            value={f.filter}
+            onChange={(filter) => {
+              set({ filter });
+              if (errors.filter) setErrors((prev) => ({ ...prev, filter: '' }));
+            }}
+            problem={filterSyntax ?? (errors.filter ? serverFilterProblem(errors.filter, f.filter) : null)}
+          />
           {target?.kind === 'add' && (
             <>
               <Group grow>

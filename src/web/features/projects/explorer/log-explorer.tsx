@@ -13,7 +13,7 @@ import { useDeleteRow } from '../api.ts';
 import { RowEditorModal } from '../components/row-editor-modal.tsx';
 import { columnsOf, plural } from '../model.ts';
 import { FilterBox } from './filter-box.tsx';
-import { problemFromError } from './filter-problem.ts';
+import { problemFromError } from '../../../lib/filter-problem.ts';
 import { LogsWindow, PAGE_SIZE } from './logs-window.tsx';
 import { andFilters, fieldRef, formatMetric, groupKey, isNumericType, literal, loadColumns, saveColumns, sortFromParam, sortToParam, type Sort } from './model.ts';
 

@@ -1,5 +1,5 @@
-import { FilterSyntaxError, parseFilter } from '../../../../shared/logs-filter/index.ts';
-import { ApiError } from '../../../lib/api-client.ts';
+import { FilterSyntaxError, parseFilter } from '../../shared/logs-filter/index.ts';
+import { ApiError } from './api-client.ts';
 
 // Where a filter goes wrong, for the filter box: the shared parser as one types (the server parses with the
 // same one), and the server's 422 for what only it knows (a function it does not have).
