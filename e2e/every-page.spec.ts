@@ -43,6 +43,16 @@ async function sidewaysOverflow(page: Page): Promise<string[]> {
   });
 }
 
+/** Header controls cut off by the window's edge (the header does not scroll, so the page check misses them). */
+async function headerCutOff(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const width = document.documentElement.clientWidth;
+    return [...document.querySelectorAll<HTMLElement>('header a, header button, header [role="status"]')]
+      .filter((el) => el.getBoundingClientRect().width > 0 && el.getBoundingClientRect().right > width + 1)
+      .map((el) => `${el.getAttribute('aria-label') ?? el.textContent?.trim().slice(0, 40)} right=${Math.round(el.getBoundingClientRect().right)} of ${width}`);
+  });
+}
+
 async function settle(page: Page): Promise<void> {
   await expect(page.locator('#main h1')).toBeVisible({ timeout: 20_000 });
   await page.waitForLoadState('networkidle');
@@ -96,8 +106,10 @@ for (const { path, org } of cases) {
         await settle(page);
         await checkA11y(page);
         expect(await sidewaysOverflow(page), `${address} at 390 px (${scheme})`).toEqual([]);
+        expect(await headerCutOff(page), `${address} header at 390 px (${scheme})`).toEqual([]);
         await page.setViewportSize({ width: 320, height: 640 });
         expect(await sidewaysOverflow(page), `${address} at 320 px (${scheme})`).toEqual([]);
+        expect(await headerCutOff(page), `${address} header at 320 px (${scheme})`).toEqual([]);
       });
     }
   });

@@ -58,7 +58,8 @@ export function AppLayout() {
       </a>
       <AppShell.Header>
         <Group h="100%" px="md" justify="space-between" wrap="nowrap">
-          <Group gap="sm" wrap="nowrap">
+          {/* The left side gives way on a phone (the switcher's name is cut), so the account menu stays in the window. */}
+          <Group gap="sm" wrap="nowrap" miw={0} style={{ flex: '0 1 auto' }}>
             <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label={opened ? 'Close navigation' : 'Open navigation'} />
             <UnstyledButton component={RouterNavLink} to={workspace.path('/')} className={classes.brand} aria-label="Roster home">
               <img src="/favicon.svg" alt="" width={28} height={28} />
@@ -70,7 +71,7 @@ export function AppLayout() {
               <WorkspaceSwitcher />
             </Suspense>
           </Group>
-          <Group gap="xs" wrap="nowrap">
+          <Group gap="xs" wrap="nowrap" style={{ flexShrink: 0 }}>
             <Suspense fallback={<Skeleton height={24} width={80} />}>
               <CreditBalance />
             </Suspense>

@@ -36,12 +36,15 @@ export function WorkspaceSwitcher() {
             size="compact-md"
             rightSection={<IconChevronDown size={14} aria-hidden />}
             // On a phone the header keeps room for the account menu: a long name is cut (the title shows it whole).
-            maw={{ base: 170, sm: 360 }}
+            maw={{ base: '100%', sm: 360 }}
+            miw={0}
             title={`${current}${role ? ` · ${role}` : ''}`}
           >
-            {/* The name read out starts with what is shown (WCAG 2.5.3 label in name). */}
-            {current}
-            {role ? ` · ${role}` : ''}
+            {/* The name read out starts with what is shown (WCAG 2.5.3 label in name); cut with an ellipsis when narrow. */}
+            <span style={{ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>
+              {current}
+              {role ? ` · ${role}` : ''}
+            </span>
             <VisuallyHidden component="span">: switch workspace</VisuallyHidden>
           </Button>
         </Menu.Target>
