@@ -311,6 +311,12 @@ export async function insertRows(tx: Conn, rules: ContextRules, batch: Record<st
 }
 
 /** Merges `changes` into the row's entries (a null value clears a column); false when the row does not exist. */
+/** A row's entries, or undefined when the context has no such row. */
+export async function rowEntries(tx: Conn, contextId: number, rowId: number): Promise<Record<string, unknown> | undefined> {
+  const row = await tx.selectFrom('context_rows').select('entries').where('id', '=', rowId).where('context_id', '=', contextId).executeTakeFirst();
+  return row ? (JSON.parse(row.entries) as Record<string, unknown>) : undefined;
+}
+
 export async function patchRow(tx: Conn, rules: ContextRules, rowId: number, changes: Record<string, unknown>, now: Date): Promise<boolean> {
   const row = await tx.selectFrom('context_rows').select('entries').where('id', '=', rowId).where('context_id', '=', rules.id).executeTakeFirst();
   if (!row) return false;

@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { ContextInput } from '../../../shared/projects.ts';
 import { badRequestError, DomainError, notFoundError } from '../../domain-errors.ts';
 import { RawJson } from '../../http/raw-json.ts';
+import { applyFieldRules } from '../logs/field-rules.ts';
 import { projectInScopeOr404 } from '../projects/service.ts';
 import {
   contextsJson,
@@ -21,6 +22,7 @@ import {
   insertRows,
   listRows,
   patchRow,
+  rowEntries,
   rulesOf,
   type NewContext,
   type RowsFrom,
@@ -238,13 +240,29 @@ export async function rowsPage(db: Conn, context: { id: number; name: string }, 
 
 type ContextRow = Parameters<typeof rulesOf>[0];
 
-/** Adds rows in one transaction: a clash anywhere adds none. */
+/** Adds rows in one transaction: a clash or a field rule broken anywhere adds none. */
 export function addRows(db: Conn, context: ContextRow, entries: Record<string, unknown>[], now: Date): Promise<number[]> {
-  return db.transaction().execute((tx) => insertRows(tx, rulesOf(context), entries, now));
+  return db.transaction().execute(async (tx) => {
+    // The context's own rules (unique keys with their types, duplicates) speak first; a refusal rolls back.
+    const ids = await insertRows(tx, rulesOf(context), entries, now);
+    await applyFieldRules(
+      tx,
+      context.id,
+      entries.map((e) => ({ current: null, entries: e })),
+      now,
+    );
+    return ids;
+  });
 }
 
 export async function updateRow(db: Conn, context: ContextRow, rowId: number, changes: Record<string, unknown>, now: Date): Promise<void> {
-  const found = await db.transaction().execute((tx) => patchRow(tx, rulesOf(context), rowId, changes, now));
+  const found = await db.transaction().execute(async (tx) => {
+    const current = await rowEntries(tx, context.id, rowId);
+    if (!current) return false;
+    await patchRow(tx, rulesOf(context), rowId, changes, now);
+    await applyFieldRules(tx, context.id, [{ current, entries: changes }], now);
+    return true;
+  });
   if (!found) throw notFoundError('Log not found.');
 }
 
