@@ -48,7 +48,7 @@ export function RowEditorModal({
   project: string;
   context: Context;
   columns: string[];
-  /** The context's fields (GET /v0/logs/fields): types and mutability. */
+  /** The context's fields (the logs API's listFields): types and mutability. */
   fieldInfo?: Fields;
   /** Why this person may only look (no write permission): the row is shown, not editable. */
   readOnlyReason?: string | null;
