@@ -103,6 +103,16 @@ export async function countRowsAtCommit(db: Conn, commitId: number): Promise<num
   return Number(result.rows[0]?.n ?? 0);
 }
 
+/**
+ * The commits that follow each commit in the DAG (its children), oldest first, from a list of commits
+ * newest first. Each answer gets its own array.
+ */
+export function childrenOf(commits: readonly { hash: string; prev_hash: string | null }[]): (hash: string) => string[] {
+  const next = new Map<string, string[]>();
+  for (const c of commits) if (c.prev_hash) next.set(c.prev_hash, [c.hash, ...(next.get(c.prev_hash) ?? [])]);
+  return (hash) => [...(next.get(hash) ?? [])];
+}
+
 /** Newest first, with the DAG links both ways. */
 export async function listCommits(db: Conn, contextId: number) {
   const [commits, context] = await Promise.all([
@@ -114,16 +124,15 @@ export async function listCommits(db: Conn, contextId: number) {
       .execute(),
     db.selectFrom('contexts').select('head_commit_id').where('id', '=', contextId).executeTakeFirstOrThrow(),
   ]);
-  const next = new Map<string, string[]>();
-  for (const c of commits) if (c.prev_hash) next.set(c.prev_hash, [...(next.get(c.prev_hash) ?? []), c.hash]);
+  const children = childrenOf(commits);
   return commits.map((c) => ({
     commit_hash: c.hash,
     commit_message: c.message,
     created_at: c.created_at,
     type: 'context' as const,
     prev_commit_hash: c.prev_hash,
-    next_commit_hash: (next.get(c.hash) ?? []).reverse(),
-    next_commit_hashes: (next.get(c.hash) ?? []).reverse(),
+    next_commit_hash: children(c.hash),
+    next_commit_hashes: children(c.hash),
     row_count: c.row_count,
     is_head: c.id === context.head_commit_id,
   }));

@@ -153,6 +153,9 @@ describe('contexts', () => {
     const byHash = Object.fromEntries(history.map((c: { commit_hash: string }) => [c.commit_hash, c]));
     expect(history.map((c: { commit_message: string }) => c.commit_message)).toEqual(['D', 'C', 'B', 'A']);
     expect(new Set(byHash[A].next_commit_hashes)).toEqual(new Set([B, D]));
+    // Children oldest first, under both spellings (the contract's next_commit_hash and Roster's next_commit_hashes).
+    expect(byHash[A].next_commit_hashes).toEqual([B, D]);
+    expect(byHash[A].next_commit_hash).toEqual([B, D]);
     expect(byHash[D].prev_commit_hash).toBe(A);
     expect(byHash[D].is_head).toBe(true);
     expect(byHash[C]).toBeDefined();

@@ -56,7 +56,7 @@ export function contextsRoutes(app: FastifyInstance): void {
         target: { type: 'context', id: null, label: `${project.name}/${name}` },
         at: now,
       });
-    if (Array.isArray(body)) return createContextsBatch(deps.db, deps.dialect, project, body, now, audit);
+    if (Array.isArray(body)) return createContextsBatch(deps.db, project, body, now, audit);
     return createContextIn(deps.db, deps.dialect, project, body, now, (tx) => audit(tx, body.name));
   });
 

@@ -40,41 +40,34 @@ export async function contextInScopeOr404(db: Conn, scope: Scope, projectName: s
 }
 
 /**
- * Creates a context and answers it as the list would show it; a name taken in the project is a 400.
- * Without `is_versioned`, the project's setting decides (a versioned project's contexts are versioned).
+ * Creates a context; a name taken in the project is a 400. Without `is_versioned`, the project's setting
+ * decides (a versioned project's contexts are versioned). `beforeCommit` runs in its transaction (the audit).
  */
-export async function createContextIn(
+export async function addContext(
   db: Conn,
-  dialect: Dialect,
   project: { id: number; is_versioned: number },
   input: NewContext,
   now: Date,
   beforeCommit?: (tx: Conn) => Promise<void>,
-): Promise<Context>;
-export async function createContextIn(
-  db: Conn,
-  dialect: Dialect,
-  project: { id: number; is_versioned: number },
-  input: NewContext,
-  now: Date,
-  beforeCommit: ((tx: Conn) => Promise<void>) | undefined,
-  answer: false,
-): Promise<void>;
-export async function createContextIn(
-  db: Conn,
-  dialect: Dialect,
-  project: { id: number; is_versioned: number },
-  input: NewContext,
-  now: Date,
-  beforeCommit?: (tx: Conn) => Promise<void>,
-  answer = true,
-): Promise<Context | void> {
+): Promise<void> {
   await db.transaction().execute(async (tx) => {
     const created = await createContext(tx, project.id, { ...input, is_versioned: input.is_versioned ?? project.is_versioned === 1 }, now);
     if (!created) throw badRequestError(`A context named '${input.name}' already exists in the project.`);
     await beforeCommit?.(tx);
   });
-  if (answer) return contextAnswer(db, dialect, project.id, input.name);
+}
+
+/** Creates a context (as addContext) and answers it as the list would show it. */
+export async function createContextIn(
+  db: Conn,
+  dialect: Dialect,
+  project: { id: number; is_versioned: number },
+  input: NewContext,
+  now: Date,
+  beforeCommit?: (tx: Conn) => Promise<void>,
+): Promise<Context> {
+  await addContext(db, project, input, now, beforeCommit);
+  return contextAnswer(db, dialect, project.id, input.name);
 }
 
 /** A context as the list shows it, or undefined. */
@@ -97,7 +90,6 @@ const issuesText = (error: z.ZodError) => error.issues.map((i) => (i.path.length
  */
 export async function createContextsBatch(
   db: Conn,
-  dialect: Dialect,
   project: { id: number; is_versioned: number },
   items: unknown[],
   now: Date,
@@ -119,7 +111,7 @@ export async function createContextsBatch(
       continue;
     }
     try {
-      await createContextIn(db, dialect, project, parsed.data, now, (tx) => beforeCommit(tx, parsed.data.name), false);
+      await addContext(db, project, parsed.data, now, (tx) => beforeCommit(tx, parsed.data.name));
       created.push(parsed.data.name);
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;

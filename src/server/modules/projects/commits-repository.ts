@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Conn } from '../../db/connection.ts';
+import { childrenOf } from '../contexts/commits-repository.ts';
 
 /**
  * Versions of a project. A project commit holds one commit of each versioned context of the project
@@ -111,15 +112,14 @@ export async function listProjectCommits(db: Conn, projectId: number) {
     const id = Number(h.project_commit_id);
     contexts.set(id, [...(contexts.get(id) ?? []), { name: h.name, commit_hash: h.hash }]);
   }
-  const next = new Map<string, string[]>();
-  for (const c of commits) if (c.prev_hash) next.set(c.prev_hash, [...(next.get(c.prev_hash) ?? []), c.hash]);
+  const children = childrenOf(commits);
   return commits.map((c) => ({
     commit_hash: c.hash,
     commit_message: c.message,
     created_at: c.created_at,
     type: 'project' as const,
     prev_commit_hash: c.prev_hash,
-    next_commit_hash: (next.get(c.hash) ?? []).reverse(),
+    next_commit_hash: children(c.hash),
     is_head: project.head_commit_id !== null && Number(c.id) === Number(project.head_commit_id),
     contexts: contexts.get(Number(c.id)) ?? [],
   }));

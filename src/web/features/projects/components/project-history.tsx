@@ -1,4 +1,4 @@
-import { Alert, Badge, Button, Code, Group, List, Modal, Paper, Skeleton, Stack, Table, Text, Textarea, Title, VisuallyHidden } from '@mantine/core';
+import { Alert, Badge, Button, Code, Group, List, Modal, Paper, Skeleton, Stack, Table, Text, Title, VisuallyHidden } from '@mantine/core';
 import { IconGitCommit, IconHistory, IconInfoCircle, IconRestore } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -12,6 +12,7 @@ import { contextQueries } from '../../../data/contexts.ts';
 import { errorMessage } from '../../../lib/api-client.ts';
 import { useCommitProject, useRollbackProject } from '../api.ts';
 import { plural, shortHash } from '../model.ts';
+import { CommitMessageModal } from './commit-message-modal.tsx';
 import { formatTime } from './commit-graph.tsx';
 
 const pendingOf = (contexts: Context[]) => contexts.reduce((n, c) => n + c.uncommitted_changes, 0);
@@ -48,54 +49,23 @@ function NameList({ names }: { names: string[] }) {
 }
 
 function CommitProjectModal({ project, versioned, opened, onClose }: { project: string; versioned: Context[]; opened: boolean; onClose: () => void }) {
-  const commit = useCommitProject(project);
-  const [message, setMessage] = useState('');
-  const close = () => {
-    setMessage('');
-    commit.reset();
-    onClose();
-  };
   const changed = versioned.filter((c) => c.uncommitted_changes > 0 || !c.head_commit_hash).length;
   return (
-    <Modal opened={opened} onClose={close} title={`Commit project ${project}`} centered closeButtonProps={{ 'aria-label': 'Close' }}>
-      <form
-        onSubmit={(e) => {
-          e.preventDefault();
-          commit.mutate(message.trim() || null, { onSuccess: close });
-        }}
-      >
-        <Stack gap="sm">
-          <Text size="sm">
-            Saves all {plural(versioned.length, 'versioned context')} together as one project version:{' '}
-            {changed > 0 ? `${plural(changed, 'context')} with changes get a new commit, ` : 'none has uncommitted changes, so '}
-            the others are kept at their current commit. Unversioned contexts are not part of it.
-          </Text>
-          <Textarea
-            label="Commit message"
-            description="What this version of the project is (optional)"
-            autosize
-            minRows={2}
-            maxLength={1000}
-            value={message}
-            onChange={(e) => setMessage(e.currentTarget.value)}
-            data-autofocus
-          />
-          {commit.isError && (
-            <Alert color="red" role="alert">
-              {errorMessage(commit.error)}
-            </Alert>
-          )}
-          <Group justify="flex-end">
-            <Button variant="default" onClick={close}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={commit.isPending} leftSection={<IconGitCommit size={16} aria-hidden />}>
-              Commit project
-            </Button>
-          </Group>
-        </Stack>
-      </form>
-    </Modal>
+    <CommitMessageModal
+      title={`Commit project ${project}`}
+      intro={
+        <>
+          Saves all {plural(versioned.length, 'versioned context')} together as one project version:{' '}
+          {changed > 0 ? `${plural(changed, 'context')} with changes get a new commit, ` : 'none has uncommitted changes, so '}
+          the others are kept at their current commit. Unversioned contexts are not part of it.
+        </>
+      }
+      description="What this version of the project is (optional)"
+      submitLabel="Commit project"
+      commit={useCommitProject(project)}
+      opened={opened}
+      onClose={onClose}
+    />
   );
 }
 

@@ -1,4 +1,4 @@
-import { Alert, Anchor, Badge, Breadcrumbs, Button, Group, Modal, Skeleton, Stack, Tabs, Text, Textarea } from '@mantine/core';
+import { Anchor, Badge, Breadcrumbs, Button, Group, Skeleton, Tabs, Text } from '@mantine/core';
 import { IconGitCommit, IconHistory, IconTable } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -7,63 +7,28 @@ import type { Context } from '../../../../shared/projects.ts';
 import { EmptyState } from '../../../components/empty-state.tsx';
 import { ErrorAlert } from '../../../components/error-alert.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
-import { errorMessage } from '../../../lib/api-client.ts';
 import { missingPermission, useMe } from '../../../lib/use-me.ts';
 import { GatedButton } from '../../../components/gated-button.tsx';
 import { projectUrl, useCommit } from '../api.ts';
 import { contextQueries } from '../../../data/contexts.ts';
 import { ContextBadges } from '../components/context-badges.tsx';
+import { CommitMessageModal } from '../components/commit-message-modal.tsx';
 import { HistoryPanel } from '../components/history-panel.tsx';
 import { LogExplorer } from '../explorer/log-explorer.tsx';
 import { plural } from '../model.ts';
 import { useWorkspace } from '../../../lib/workspace.ts';
 
 function CommitModal({ project, context, opened, onClose }: { project: string; context: Context; opened: boolean; onClose: () => void }) {
-  const commit = useCommit(project, context.name);
-  const [message, setMessage] = useState('');
-  const close = () => {
-    setMessage('');
-    commit.reset();
-    onClose();
-  };
   return (
-    <Modal opened={opened} onClose={close} title={`Commit ${context.name}`} centered closeButtonProps={{ 'aria-label': 'Close' }}>
-      <form
-        onSubmit={(e) => {
-          e.preventDefault();
-          commit.mutate(message.trim() || null, { onSuccess: close });
-        }}
-      >
-        <Stack gap="sm">
-          <Text size="sm">
-            Saves the current rows as a new version ({plural(context.uncommitted_changes, 'changed row')} since the last commit). You can roll back to it later.
-          </Text>
-          <Textarea
-            label="Commit message"
-            description="What changed and why (optional)"
-            autosize
-            minRows={2}
-            maxLength={1000}
-            value={message}
-            onChange={(e) => setMessage(e.currentTarget.value)}
-            data-autofocus
-          />
-          {commit.isError && (
-            <Alert color="red" role="alert">
-              {errorMessage(commit.error)}
-            </Alert>
-          )}
-          <Group justify="flex-end">
-            <Button variant="default" onClick={close}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={commit.isPending} leftSection={<IconGitCommit size={16} aria-hidden />}>
-              Commit
-            </Button>
-          </Group>
-        </Stack>
-      </form>
-    </Modal>
+    <CommitMessageModal
+      title={`Commit ${context.name}`}
+      intro={`Saves the current rows as a new version (${plural(context.uncommitted_changes, 'changed row')} since the last commit). You can roll back to it later.`}
+      description="What changed and why (optional)"
+      submitLabel="Commit"
+      commit={useCommit(project, context.name)}
+      opened={opened}
+      onClose={onClose}
+    />
   );
 }
 
