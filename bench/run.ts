@@ -3,8 +3,9 @@
  * constant route and the platform's own Python stack (bench/peer.ts) started in the same run (the machine is
  * noisy; only the ratios are comparable), then the
  * scale figures (10 000 contexts, a 100 000-row context, 1 000 commits) and the server's memory.
- * Prints everything and writes it as JSON to bench/results/. `BENCH_SECONDS` sets the load duration;
- * `BENCH_ONLY=throughput|scale` runs one part.
+ * Then the logs figures (bench/logs.ts). Prints everything and writes it as JSON to bench/results/.
+ * `BENCH_SECONDS` sets the load duration; `BENCH_ONLY=throughput|scale|logs` runs one part;
+ * `BENCH_DATABASE=postgres` runs the server (and so every figure) on a throwaway PostgreSQL cluster.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -13,11 +14,17 @@ import os from 'node:os';
 import path from 'node:path';
 import { CONNECTIONS, load, loadTool, type LoadResult, type LoadSpec } from './load.ts';
 import { PEER_KEY, peerUnavailable, startPeer } from './peer.ts';
+import { logsFigures, type LogsFigure } from './logs.ts';
+// @ts-expect-error plain JavaScript module without types
+import { startCluster } from '../scripts/pg-cluster.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
 const DURATION = Number(process.env.BENCH_SECONDS || 10);
 const ONLY = process.env.BENCH_ONLY;
 const P99_TARGET_MS = 25;
+const ON_POSTGRES = process.env.BENCH_DATABASE === 'postgres';
+/** Set by main() when the bench runs on PostgreSQL: the server and the CLI share it. */
+let databaseEnv: Record<string, string> = {};
 
 interface ScaleResult {
   name: string;
@@ -51,7 +58,7 @@ function stop(child: ChildProcess): Promise<void> {
 async function cli<T>(dataDir: string, ...args: string[]): Promise<T> {
   const child = spawn(process.execPath, [path.join(root, 'scripts/roster.mjs'), ...args], {
     cwd: root,
-    env: { ...process.env, ROSTER_DATA_DIR: dataDir, ROSTER_LOG_LEVEL: 'silent' },
+    env: { ...process.env, ROSTER_DATA_DIR: dataDir, ROSTER_LOG_LEVEL: 'silent', ...databaseEnv },
   });
   let out = '';
   child.stdout!.on('data', (d) => (out += d));
@@ -130,14 +137,26 @@ async function main() {
   const loads: LoadResult[] = [];
   const scale: ScaleResult[] = [];
   const skipped: string[] = [];
+  const logs: LogsFigure[] = [];
   let peakRss = 0;
+  const cluster: { url: string; stop(): void } | null = ON_POSTGRES ? startCluster() : null;
+  if (cluster) databaseEnv = { DATABASE_URL: cluster.url };
+  console.log(`Database: ${cluster ? 'PostgreSQL (throwaway cluster, fsync off)' : 'SQLite (the embedded default)'}`);
 
   const user = await cli<{ api_key: string }>(dataDir, 'user', 'create', '--email', 'bench@example.com', '--name', 'Bench User', '--credits', '100000000');
   const org = await cli<{ api_key: string; organization_id: number }>(dataDir, 'org', 'create', '--owner-email', 'bench@example.com', '--name', 'Bench Org');
   const server = await start(
     [path.join(root, 'scripts/roster.mjs'), 'serve'],
     // Limits stay on (their cost is part of each request) but high enough not to answer 429.
-    { PORT: String(apiPort), ROSTER_DATA_DIR: dataDir, ROSTER_WEB_DIR: 'none', ROSTER_LOG_LEVEL: 'warn', ROSTER_SEED_DEMO: 'false', ROSTER_RATE_LIMIT: '1000000000' },
+    {
+      PORT: String(apiPort),
+      ROSTER_DATA_DIR: dataDir,
+      ROSTER_WEB_DIR: 'none',
+      ROSTER_LOG_LEVEL: 'warn',
+      ROSTER_SEED_DEMO: 'false',
+      ROSTER_RATE_LIMIT: '1000000000',
+      ...databaseEnv,
+    },
     'Roster is running',
   );
   const memory = setInterval(() => (peakRss = Math.max(peakRss, rssMb(server))), 250);
@@ -146,7 +165,7 @@ async function main() {
   const headers = { authorization: `Bearer ${user.api_key}` };
 
   try {
-    if (ONLY !== 'scale') {
+    if (ONLY === undefined || ONLY === 'throughput') {
       console.log(`Reference: bare Fastify constant route (${loadTool}, ${CONNECTIONS} connections, ${DURATION}s each)`);
       const reference = await start([path.join(root, 'bench/reference-server.mjs')], { PORT: String(refPort) }, 'reference ready');
       await load('warm-up', { url: `http://127.0.0.1:${refPort}/`, duration: 2 });
@@ -254,11 +273,22 @@ async function main() {
       }
     }
 
-    if (ONLY !== 'throughput') await scaleFigures(api, download(base, user.api_key), scale, skipped);
+    if (ONLY === undefined || ONLY === 'scale') await scaleFigures(api, download(base, user.api_key), scale, skipped);
+    if (ONLY === undefined || ONLY === 'logs') {
+      const reference = await start([path.join(root, 'bench/reference-server.mjs')], { PORT: String(refPort) }, 'reference ready');
+      try {
+        logs.push(...(await logsFigures({ api, base, key: user.api_key, refUrl: `http://127.0.0.1:${refPort}/`, rssMb: () => rssMb(server) })));
+      } catch (error) {
+        skipped.push(`logs figures: ${(error as Error).message}`);
+      } finally {
+        await stop(reference);
+      }
+    }
   } finally {
     clearInterval(memory);
     peakRss = Math.max(peakRss, rssMb(server));
     await stop(server);
+    cluster?.stop();
   }
 
   console.log('');
@@ -280,6 +310,13 @@ async function main() {
     console.log('');
     for (const s of scale) console.log(`${s.name.padEnd(48)} ${String(s.ms).padStart(8)} ms   target < ${s.targetMs} ms${s.met ? ' ok' : ' MISSED'}`);
   }
+  if (logs.length) {
+    console.log(`\nlogs API (${cluster ? 'PostgreSQL' : 'SQLite'})`);
+    for (const f of logs) {
+      const goal = f.met === undefined ? '' : `   target < ${f.target} ${f.unit}${f.met ? ' ok' : ' MISSED'}`;
+      console.log(`${f.name.padEnd(66)} ${String(f.value).padStart(8)} ${f.unit}${goal}${f.note ? `  (${f.note})` : ''}`);
+    }
+  }
   console.log(`\nserver peak RSS: ${peakRss} MB (target < 300 MB)${peakRss < 300 ? ' ok' : ' MISSED'}`);
   for (const s of skipped) console.log(`skipped: ${s}`);
   const outDir = path.join(root, 'bench/results');
@@ -288,7 +325,18 @@ async function main() {
   fs.writeFileSync(
     file,
     JSON.stringify(
-      { at: new Date().toISOString(), connections: CONNECTIONS, duration: DURATION, cpus: os.cpus().length, peakRssMb: peakRss, loads, scale, skipped },
+      {
+        at: new Date().toISOString(),
+        database: cluster ? 'postgres' : 'sqlite',
+        connections: CONNECTIONS,
+        duration: DURATION,
+        cpus: os.cpus().length,
+        peakRssMb: peakRss,
+        loads,
+        scale,
+        logs,
+        skipped,
+      },
       null,
       2,
     ),

@@ -3,10 +3,10 @@ import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { AuthEpoch, writesAuthTable } from '../db/auth-epoch.ts';
+import { WriteEpoch, writesAuthTable } from '../db/write-epoch.ts';
 import { ROLE_IDS } from '../../shared/roles.ts';
 import { makeTestApp } from '../testing/harness.ts';
-import { AUTH_CACHE_TTL_MS, AuthCache } from './auth-cache.ts';
+import { EPOCH_CACHE_TTL_MS, EpochCache } from '../db/epoch-cache.ts';
 
 describe('what authentication caches', () => {
   it('sees every statement that writes an auth table, as Kysely and hand-written SQL spell it', () => {
@@ -23,24 +23,24 @@ describe('what authentication caches', () => {
   });
 
   it('keeps a value while the epoch stands, and not past the time bound', async () => {
-    const epoch = new AuthEpoch();
+    const epoch = new WriteEpoch(writesAuthTable);
     let now = 0;
-    const cache = new AuthCache<number>(epoch, () => now);
+    const cache = new EpochCache<number>(epoch, () => now);
     let reads = 0;
     const read = async () => ++reads;
     expect(await cache.get('k', read)).toBe(1);
     expect(await cache.get('k', read)).toBe(1);
     epoch.bump();
     expect(await cache.get('k', read)).toBe(2);
-    now += AUTH_CACHE_TTL_MS;
+    now += EPOCH_CACHE_TTL_MS;
     expect(await cache.get('k', read)).toBe(3);
     epoch.notified++;
     expect(await cache.get('k', read)).toBe(4);
   });
 
   it('does not keep a read that raced a change', async () => {
-    const epoch = new AuthEpoch();
-    const cache = new AuthCache<string>(epoch);
+    const epoch = new WriteEpoch(writesAuthTable);
+    const cache = new EpochCache<string>(epoch);
     expect(
       await cache.get('k', async () => {
         epoch.bump(); // a revocation lands while the old row is being read
@@ -93,7 +93,7 @@ describe('what authentication caches', () => {
       await a.db.updateTable('api_keys').set({ revoked_at: new Date().toISOString() }).where('user_id', '=', u.userId).execute();
       const start = Date.now();
       while ((await me()) === 200) {
-        expect(Date.now() - start, 'b still accepts the revoked key').toBeLessThan(AUTH_CACHE_TTL_MS / 2);
+        expect(Date.now() - start, 'b still accepts the revoked key').toBeLessThan(EPOCH_CACHE_TTL_MS / 2);
         await new Promise((r) => setTimeout(r, 20));
       }
       expect(await me()).toBe(401);

@@ -1,12 +1,12 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { AuthEpoch } from '../db/auth-epoch.ts';
+import type { WriteEpoch } from '../db/write-epoch.ts';
 
 /**
  * On PostgreSQL, listens on the channel the auth tables' triggers notify at commit (migration
  * 2026-11-25-10-auth-notify) and moves the epoch, so that every server drops what it cached. A lost
  * connection is retried; meanwhile the cache's 5 s bound holds.
  */
-export async function listenForAuthChanges(url: string, epoch: AuthEpoch, log: FastifyBaseLogger): Promise<() => Promise<void>> {
+export async function listenForAuthChanges(url: string, epoch: WriteEpoch, log: FastifyBaseLogger): Promise<() => Promise<void>> {
   const pg = (await import('pg')).default;
   let client: InstanceType<typeof pg.Client> | null = null;
   let stopped = false;

@@ -2,7 +2,7 @@ import type { Access } from '../../shared/operation.ts';
 import type { Permission } from '../../shared/roles.ts';
 import { PERMISSIONS, roleById } from '../../shared/roles.ts';
 import { authEpochOf, type Conn } from '../db/connection.ts';
-import { AuthCache } from './auth-cache.ts';
+import { EpochCache } from '../db/epoch-cache.ts';
 import { runPrepared } from '../db/prepared.ts';
 import { badRequest, forbidden, notFound, unauthorized } from '../http/errors.ts';
 import { hashApiKey, type KeyKind } from './keys.ts';
@@ -75,13 +75,13 @@ type MembershipRow = Awaited<ReturnType<ReturnType<typeof membershipLookup>['exe
 
 /**
  * The two reads of every authenticated request, cached per database while nothing they depend on has
- * changed (auth-cache.ts: any write to keys, memberships, organizations or users, here or in another
+ * changed (db/epoch-cache.ts: any write to keys, memberships, organizations or users, here or in another
  * process, and at most 5 s).
  */
-const caches = new WeakMap<Conn, { keys: AuthCache<KeyRow | undefined>; memberships: AuthCache<MembershipRow | undefined> }>();
+const caches = new WeakMap<Conn, { keys: EpochCache<KeyRow | undefined>; memberships: EpochCache<MembershipRow | undefined> }>();
 function cachesOf(db: Conn) {
   let found = caches.get(db);
-  if (!found) caches.set(db, (found = { keys: new AuthCache(authEpochOf(db)), memberships: new AuthCache(authEpochOf(db)) }));
+  if (!found) caches.set(db, (found = { keys: new EpochCache(authEpochOf(db)), memberships: new EpochCache(authEpochOf(db)) }));
   return found;
 }
 

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { CompiledQuery, Kysely, PostgresDialect, sql, SqliteDialect, type DatabaseConnection, type Transaction } from 'kysely';
-import { AuthEpoch } from './auth-epoch.ts';
+import { WriteEpoch, writesAuthTable, writesLogsTable } from './write-epoch.ts';
 import type { Database } from './types.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -13,22 +13,30 @@ export type Conn = Kysely<Database>;
 export interface DbHandle {
   db: Db;
   dialect: Dialect;
-  /** Moves on every change to what authentication reads (db/auth-epoch.ts). */
-  authEpoch: AuthEpoch;
+  /** Moves on every change to what authentication reads (db/write-epoch.ts). */
+  authEpoch: WriteEpoch;
   close(): Promise<void>;
 }
 
-const epochs = new WeakMap<Conn, AuthEpoch>();
+const epochs = new WeakMap<Conn, { auth: WriteEpoch; logs: WriteEpoch | null }>();
 
 /** The auth epoch of a database opened by openDatabase (the test harness opens it the same way). */
-export function authEpochOf(db: Conn): AuthEpoch {
+export function authEpochOf(db: Conn): WriteEpoch {
   const epoch = epochs.get(db);
   if (!epoch) throw new Error('This database was not opened by openDatabase');
-  return epoch;
+  return epoch.auth;
 }
 
-function opened(db: Db, dialect: Dialect, authEpoch: AuthEpoch): DbHandle {
-  epochs.set(db, authEpoch);
+/**
+ * The epoch of a context's logs, on SQLite only (null on PostgreSQL, where other instances' writes send no
+ * notification, and inside a transaction): what may cache a count of logs.
+ */
+export function logsEpochOf(db: Conn): WriteEpoch | null {
+  return epochs.get(db)?.logs ?? null;
+}
+
+function opened(db: Db, dialect: Dialect, authEpoch: WriteEpoch, logsEpoch: WriteEpoch | null = null): DbHandle {
+  epochs.set(db, { auth: authEpoch, logs: logsEpoch });
   return { db, dialect, authEpoch, close: () => db.destroy() };
 }
 
@@ -41,7 +49,7 @@ export async function openDatabase(url: string): Promise<DbHandle> {
     // An idle connection dropped by the server (restart, failover) must not take the process down;
     // the pool replaces it on the next query.
     pool.on('error', () => {});
-    const authEpoch = new AuthEpoch();
+    const authEpoch = new WriteEpoch(writesAuthTable);
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool, onCreateConnection: async (c) => authEpoch.watch(c) }) });
     return opened(db, 'postgres', authEpoch);
   }
@@ -64,17 +72,20 @@ export async function openDatabase(url: string): Promise<DbHandle> {
   // on every authenticated request: one statement prepared once (better-sqlite3's pragma() prepares anew each
   // call, which profiled at ~30 µs of the ~220 µs a cached GET /v0/user/basic-info took).
   const dataVersion = sqlite.prepare('pragma data_version').pluck();
-  const authEpoch = new AuthEpoch(() => dataVersion.get() as number);
+  const external = () => dataVersion.get() as number;
+  const authEpoch = new WriteEpoch(writesAuthTable, external);
+  const logsEpoch = new WriteEpoch(writesLogsTable, external);
   const db = new Kysely<Database>({
     dialect: new SqliteDialect({
       database: sqlite,
       onCreateConnection: async (c) => {
         beginImmediate(c);
         authEpoch.watch(c);
+        logsEpoch.watch(c);
       },
     }),
   });
-  return opened(db, 'sqlite', authEpoch);
+  return opened(db, 'sqlite', authEpoch, logsEpoch);
 }
 
 /**

@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { Dialect } from '../connection.ts';
-import { AUTH_TABLE_NAMES } from '../auth-epoch.ts';
+import { AUTH_TABLE_NAMES } from '../write-epoch.ts';
 
 // Frozen. On PostgreSQL, a change to what authentication reads notifies every server at commit
 // (channel roster_auth), so that a key revoked or a member removed on one instance is refused on the

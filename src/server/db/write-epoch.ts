@@ -1,24 +1,37 @@
 import type { CompiledQuery, DatabaseConnection } from 'kysely';
 
-// What authentication may cache (a key's principal, a person's role in an organization) is read from these
-// tables. Every write to them, by any code path, moves this database handle's epoch on; a cached entry is
-// used only while the epoch it was read at is still current (auth/auth-cache.ts).
+// What a cache keeps (db/epoch-cache.ts) is read from a few tables. Every write to them, by any code path,
+// moves a database handle's epoch for those tables on; a cached entry is used only while the epoch it was
+// read at is still current. Two sets of tables are watched: what authentication reads (a key's principal, a
+// person's role in an organization) and what counts a context's logs (logs/repository.ts).
 const AUTH_TABLES = ['api_keys', 'memberships', 'organizations', 'users'];
-const WRITE_TO_AUTH_TABLE = new RegExp(`^\\s*(?:update|delete\\s+from|insert\\s+into)\\s+"?(?:${AUTH_TABLES.join('|')})"?[\\s(]`, 'i');
+// With the tables whose deletes cascade to a context's rows (a project, its owner), so that a context id
+// reused after such a delete never finds an old count.
+const LOGS_TABLES = ['context_rows', 'contexts', 'context_log_members', 'projects', 'users', 'organizations'];
+
+const writeTo = (tables: readonly string[]) => new RegExp(`^\\s*(?:update|delete\\s+from|insert\\s+into)\\s+"?(?:${tables.join('|')})"?[\\s(]`, 'i');
+const WRITE_TO_AUTH_TABLE = writeTo(AUTH_TABLES);
+const WRITE_TO_LOGS_TABLE = writeTo(LOGS_TABLES);
 
 /** Whether a statement writes one of the tables authentication reads (exported for its test). */
 export const writesAuthTable = (sql: string): boolean => WRITE_TO_AUTH_TABLE.test(sql);
+/** Whether a statement writes one of the tables a context's logs are counted from. */
+export const writesLogsTable = (sql: string): boolean => WRITE_TO_LOGS_TABLE.test(sql);
 
 /**
- * Changes to who may do what, as one number. In this process the statement that writes moves it (every
+ * Changes to a set of tables, as one number. In this process the statement that writes moves it (every
  * query goes through `watch`); another process is seen through `external`: SQLite's data_version (moves
  * when another connection commits to the file) or, on PostgreSQL, the notifications the auth tables'
  * triggers send at commit (see auth/auth-listener.ts), counted into `notified`.
  */
-export class AuthEpoch {
+export class WriteEpoch {
   private local = 0;
   notified = 0;
-  constructor(private readonly external: () => number = () => 0) {}
+  constructor(
+    /** Whether a statement writes one of the watched tables. */
+    private readonly writes: (sql: string) => boolean,
+    private readonly external: () => number = () => 0,
+  ) {}
 
   /** The current stamp; equal stamps mean nothing authentication reads has changed in between. */
   stamp(): string {
@@ -39,7 +52,7 @@ export class AuthEpoch {
     let wroteInTransaction = false;
     connection.executeQuery = async <R>(query: CompiledQuery) => {
       const result = await execute<R>(query);
-      if (writesAuthTable(query.sql)) {
+      if (this.writes(query.sql)) {
         this.bump();
         wroteInTransaction = true;
       } else if (wroteInTransaction && /^\s*(commit|rollback)\b/i.test(query.sql)) {
