@@ -99,7 +99,8 @@ export async function logsFigures(opts: { api: Api; base: string; key: string; r
       times.push(r.ms);
     }
     const ms = round(median(times.slice(2)));
-    figures.push({ name, value: ms, unit: 'ms', target: targetMs, met: ms < targetMs, note: `median of 5 after 2 warm-up reads` });
+    // The first read also counts the matches; later ones find the count kept (logs/repository.ts countLogs).
+    figures.push({ name, value: ms, unit: 'ms', target: targetMs, met: ms < targetMs, note: `median of reads 3–7; the first took ${round(times[0]!)} ms` });
   };
   const filter = "score > 0.5 and 'x' in tag";
   await sample(`read of 1 000 of 100 000: ${filter}, by n descending`, `/v0/logs${query({ filter, sorting: JSON.stringify({ n: 'descending' }), limit: '1000' })}`, 100);
