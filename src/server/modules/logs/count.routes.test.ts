@@ -4,6 +4,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { writesLogsTable } from '../../db/write-epoch.ts';
+import { DATA_VERSION_EVERY_MS } from '../../db/connection.ts';
 import { makeTestApp, type TestApp } from '../../testing/harness.ts';
 
 // GET /v0/logs answers `count`, the matches before paging. Counting is a scan of the context, so a count is kept
@@ -105,6 +106,7 @@ describe('the count of GET /v0/logs', () => {
     const other = new Database(file);
     other.prepare(`delete from context_rows where id in (${ids.slice(0, 4).join(', ')})`).run();
     other.close();
+    await new Promise((resolve) => setTimeout(resolve, DATA_VERSION_EVERY_MS + 1));
     expect((await read({ limit: '3' })).count).toBe(6);
     fs.rmSync(dir, { recursive: true, force: true });
   });
