@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { FieldType } from '../../../shared/logs.ts';
 import type { Conn, Dialect } from '../../db/connection.ts';
 import type { Sql } from './json-sql.ts';
+import { inContext } from '../contexts/repository.ts';
 
 // SQL of the logs API. Logs are the rows of their context (context_rows); field definitions live in
 // context_fields. Filters arrive here already compiled (filter-sql.ts) into bound-parameter SQL.
@@ -117,9 +118,9 @@ export function lockedLog(tx: Conn, scopeKey: string, id: number, dialect: Diale
   return q.executeTakeFirst();
 }
 
-/** Logs of a context, optionally only these ids, for writes that rewrite entries (field delete, rename). */
+/** Logs of a context (home and member logs), optionally only these ids, for writes that rewrite entries (field delete, rename). */
 export function contextLogs(db: Conn, contextId: number, ids?: number[]) {
-  let q = db.selectFrom('context_rows').select(['id', 'entries']).where('context_id', '=', contextId);
+  let q = db.selectFrom('context_rows as r').select(['id', 'entries']).where(inContext(contextId));
   if (ids) q = q.where('id', 'in', ids);
   return q.orderBy('id').execute();
 }
@@ -138,7 +139,7 @@ export const rowEntries = (): Sql => ENTRIES;
 
 /** A page of logs (newest first unless `order` says otherwise) and how many match in all. Logs without fields are never returned. */
 export async function queryLogs(db: Conn, query: LogQuery, idsOnly: boolean) {
-  const conditions = sql.join([sql`r.context_id = ${query.contextId}`, sql`r.entries <> '{}'`, ...query.where], sql` and `);
+  const conditions = sql.join([inContext(query.contextId), sql`r.entries <> '{}'`, ...query.where], sql` and `);
   const order = sql.join([...query.order, sql`r.id desc`]);
   const columns = idsOnly ? sql`r.id` : sql`r.id, r.entries, r.created_at`;
   const [page, total] = await Promise.all([
@@ -162,7 +163,7 @@ export interface MetricQuery {
 }
 
 const baseConditions = (q: MetricQuery) =>
-  sql.join(q.from ? [sql`true`, ...q.where] : [sql`r.context_id = ${q.contextId}`, sql`r.entries <> '{}'`, ...q.where], sql` and `);
+  sql.join(q.from ? [sql`true`, ...q.where] : [inContext(q.contextId), sql`r.entries <> '{}'`, ...q.where], sql` and `);
 const source = (q: MetricQuery) => q.from ?? sql`context_rows as r`;
 const groupColumns = (q: MetricQuery) => q.groups.map((g, i) => sql`${g} as ${sql.ref(`g${i}`)}`);
 
