@@ -95,10 +95,21 @@ describe('logs in several contexts', () => {
 
   it('an update through one context is read back through the other (one log, one id)', async () => {
     const t = await makeTestApp();
-    const { call, entriesOf, l0 } = await sdkScenario(t);
+    const { call, entriesOf, fields, l0 } = await sdkScenario(t);
     const put = await call('PUT', '/v0/logs', { logs: [l0], entries: { x: 10 }, overwrite: true, context: { name: 'B' } });
     expect(put.statusCode, put.body).toBe(200);
     expect(await entriesOf('A', l0)).toEqual({ x: 10, tag: 'a' });
+    // Through B, B's fields apply too: a new field is recorded in both contexts, a value B's type refuses fails.
+    const added = await call('PUT', '/v0/logs', { logs: [l0], entries: { score: 0.5 }, context: { name: 'B' } });
+    expect(added.statusCode, added.body).toBe(200);
+    expect(await fields('A')).toEqual(['x', 'tag', 'score']);
+    expect(await fields('B')).toEqual(['x', 'tag', 'only_b', 'score']);
+    const refused = await call('PUT', '/v0/logs', { logs: [l0], entries: { only_b: 'text' }, context: 'B' });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().detail).toContain('only_b');
+    await call('PUT', '/v0/logs', { logs: [l0], entries: { score: null }, overwrite: true });
+    expect(await entriesOf('A', l0)).toEqual({ x: 10, tag: 'a', score: null });
+    await call('DELETE', '/v0/logs', { project_name: 'demo', context: 'A', ids_and_fields: [[[l0], ['score']]] });
     // Roster's row routes edit a member log through B, and A sees it.
     const patch = await call('PATCH', `/v0/project/demo/contexts/B/logs/${l0}`, { entries: { note: 'via B' } });
     expect(patch.statusCode, patch.body).toBe(200);
