@@ -40,7 +40,12 @@ export async function createCommit(tx: Conn, contextId: number, message: string 
     .execute();
   const digest = createHash('sha256');
   for (const c of changed) digest.update(`${c.row_id}\u0000${c.entries ?? ''}\u0001`);
-  const members = await tx.selectFrom('context_log_members').select(['row_id', 'unique_key', 'content_hash']).where('context_id', '=', contextId).orderBy('row_id').execute();
+  const members = await tx
+    .selectFrom('context_log_members')
+    .select(['row_id', 'unique_key', 'content_hash'])
+    .where('context_id', '=', contextId)
+    .orderBy('row_id')
+    .execute();
   for (const m of members) digest.update(`m${m.row_id}\u0001`);
   const at = now.toISOString();
   const prevHash = head?.hash ?? null;
@@ -153,7 +158,12 @@ export async function rollback(tx: Conn, contextId: number, contextName: string,
       .execute();
     const ids = new Set(present.map((p) => Number(p.id)));
     const back = chunk.filter((k) => ids.has(Number(k.row_id)));
-    if (back.length) await tx.insertInto('context_log_members').values(back).onConflict((oc) => oc.doNothing()).execute();
+    if (back.length)
+      await tx
+        .insertInto('context_log_members')
+        .values(back)
+        .onConflict((oc) => oc.doNothing())
+        .execute();
   }
   await tx.updateTable('contexts').set({ head_commit_id: target.id }).where('id', '=', contextId).execute();
   return autoSaved;

@@ -310,13 +310,25 @@ async function checkClashes(
 async function rehome(tx: Conn, rowId: number, to: { context_id: number; unique_key: string | null; content_hash: string | null }): Promise<void> {
   const taken = async (column: 'unique_key' | 'content_hash', value: string | null) =>
     value !== null &&
-    !!(await tx.selectFrom('context_rows').select('id').where('context_id', '=', to.context_id).where(column, '=', value).where('id', '<>', rowId).limit(1).executeTakeFirst());
+    !!(await tx
+      .selectFrom('context_rows')
+      .select('id')
+      .where('context_id', '=', to.context_id)
+      .where(column, '=', value)
+      .where('id', '<>', rowId)
+      .limit(1)
+      .executeTakeFirst());
   const uniqueKey = (await taken('unique_key', to.unique_key)) ? null : to.unique_key;
   const contentHash = (await taken('content_hash', to.content_hash)) ? null : to.content_hash;
   await tx.deleteFrom('context_log_members').where('context_id', '=', to.context_id).where('row_id', '=', rowId).execute();
   await tx.updateTable('context_rows').set({ context_id: to.context_id, unique_key: uniqueKey, content_hash: contentHash }).where('id', '=', rowId).execute();
   const home = await tx.selectFrom('contexts').select('is_versioned').where('id', '=', to.context_id).executeTakeFirstOrThrow();
-  if (home.is_versioned) await tx.insertInto('pending_changes').values({ context_id: to.context_id, row_id: rowId }).onConflict((oc) => oc.doNothing()).execute();
+  if (home.is_versioned)
+    await tx
+      .insertInto('pending_changes')
+      .values({ context_id: to.context_id, row_id: rowId })
+      .onConflict((oc) => oc.doNothing())
+      .execute();
 }
 
 /** Re-homes the log to another context it is a member of (not `leaving`); false when there is none. */
@@ -505,7 +517,8 @@ export async function patchRow(tx: Conn, rules: ContextRules, rowId: number, cha
  */
 export async function replaceRow(tx: Conn, rules: ContextRules, rowId: number, entries: Record<string, unknown>, now: Date): Promise<void> {
   const row = await tx.selectFrom('context_rows').select('context_id').where('id', '=', rowId).executeTakeFirst();
-  const home = !row || Number(row.context_id) === rules.id ? rules : rulesOf(await tx.selectFrom('contexts').selectAll().where('id', '=', row.context_id).executeTakeFirstOrThrow());
+  const home =
+    !row || Number(row.context_id) === rules.id ? rules : rulesOf(await tx.selectFrom('contexts').selectAll().where('id', '=', row.context_id).executeTakeFirstOrThrow());
   const { uniqueKey, contentHash } = derive(home, entries, ['body', 'entries']);
   try {
     await tx

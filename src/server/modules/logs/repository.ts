@@ -162,8 +162,7 @@ export interface MetricQuery {
   groups: Sql[];
 }
 
-const baseConditions = (q: MetricQuery) =>
-  sql.join(q.from ? [sql`true`, ...q.where] : [inContext(q.contextId), sql`r.entries <> '{}'`, ...q.where], sql` and `);
+const baseConditions = (q: MetricQuery) => sql.join(q.from ? [sql`true`, ...q.where] : [inContext(q.contextId), sql`r.entries <> '{}'`, ...q.where], sql` and `);
 const source = (q: MetricQuery) => q.from ?? sql`context_rows as r`;
 const groupColumns = (q: MetricQuery) => q.groups.map((g, i) => sql`${g} as ${sql.ref(`g${i}`)}`);
 

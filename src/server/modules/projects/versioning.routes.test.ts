@@ -172,7 +172,15 @@ describe('project versions', () => {
     await t.db
       .insertInto('commit_rows')
       .values(
-        [900001, 900002].map((id) => ({ commit_id: bCommit.id, row_id: id, entries: '{"v":"clash"}', unique_key: null, content_hash: 'same', created_at: 'x', updated_at: 'x' })),
+        [900001, 900002].map((id) => ({
+          commit_id: bCommit.id,
+          row_id: id,
+          entries: '{"v":"clash"}',
+          unique_key: null,
+          content_hash: 'same',
+          created_at: 'x',
+          updated_at: 'x',
+        })),
       )
       .execute();
     const before = { contexts: (await call('GET', '/v0/project/demo/contexts')).json(), commits: await commits() };
