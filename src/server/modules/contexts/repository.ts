@@ -201,6 +201,16 @@ export function inContext(contextId: number, alias = 'r') {
   return sql<boolean>`(${sql.ref(`${alias}.context_id`)} = ${contextId} or ${sql.ref(`${alias}.id`)} in (select m.row_id from context_log_members as m where m.context_id = ${contextId}))`;
 }
 
+/**
+ * The condition of `inContext` for reads of many rows, or the plain home-row condition when the context has
+ * no member logs: the OR defeats the `(context_id, id)` indexes (a count of 100 000 logs went from ~4 ms
+ * to ~70 ms on SQLite), so contexts without members keep the plans they had.
+ */
+export async function contextCondition(db: Conn, contextId: number, alias = 'r') {
+  const member = await db.selectFrom('context_log_members').select('row_id').where('context_id', '=', contextId).limit(1).executeTakeFirst();
+  return member ? inContext(contextId, alias) : sql<boolean>`${sql.ref(`${alias}.context_id`)} = ${contextId}`;
+}
+
 /** The ids among `ids` already in the context (home or member). */
 export async function idsInContext(tx: Conn, contextId: number, ids: number[]): Promise<Set<number>> {
   const found = new Set<number>();
@@ -607,8 +617,11 @@ export interface RowsFrom {
 }
 
 /** Stored rows of a context in id order, `entries` as the JSON text they were stored as. */
-export function listRows(db: Conn, contextId: number, from: RowsFrom, limit: number) {
-  let query = db.selectFrom('context_rows as r').select(['id', 'entries', 'created_at', 'updated_at']).where(inContext(contextId));
+export async function listRows(db: Conn, contextId: number, from: RowsFrom, limit: number) {
+  let query = db
+    .selectFrom('context_rows as r')
+    .select(['id', 'entries', 'created_at', 'updated_at'])
+    .where(await contextCondition(db, contextId));
   if (from.after !== null) query = query.where('id', '>', from.after);
   return query.orderBy('id').limit(limit).offset(from.offset).execute();
 }
@@ -617,7 +630,7 @@ export async function countRows(db: Conn, contextId: number): Promise<number> {
   const row = await db
     .selectFrom('context_rows as r')
     .select((eb) => eb.fn.countAll().as('n'))
-    .where(inContext(contextId))
+    .where(await contextCondition(db, contextId))
     .executeTakeFirstOrThrow();
   return Number(row.n);
 }
