@@ -169,17 +169,29 @@ export async function rollback(tx: Conn, contextId: number, contextName: string,
   return autoSaved;
 }
 
-/** Rows of a commit in row id order (read-only), shaped as listRows answers them. */
+/**
+ * The logs a context had at a commit: its rows as they were, and its member logs of then that still exist,
+ * as they are now (a member's content is versioned by its home context).
+ */
+function logsAt(commitId: number) {
+  return sql<{ row_id: number; entries: string; created_at: string; updated_at: string }>`
+    select row_id, entries, created_at, updated_at from (${rowsAt(commitId)}) own
+    union all
+    select cm.row_id, r.entries, r.created_at, r.updated_at from commit_members cm join context_rows r on r.id = cm.row_id
+    where cm.commit_id = ${commitId}`;
+}
+
+/** Logs of a commit in row id order (read-only), shaped as listRows answers them. */
 export async function rowsAtCommit(db: Conn, commitId: number, from: RowsFrom, limit: number) {
   const after = from.after === null ? sql`` : sql`where row_id > ${from.after}`;
   const result = await sql<{ id: number; entries: string; created_at: string; updated_at: string }>`
-    select row_id as id, entries, created_at, updated_at from (${rowsAt(commitId)}) at_commit ${after}
+    select row_id as id, entries, created_at, updated_at from (${logsAt(commitId)}) at_commit ${after}
     order by row_id limit ${limit} offset ${from.offset}`.execute(db);
   return result.rows;
 }
 
 export async function countRowsAtCommit(db: Conn, commitId: number): Promise<number> {
-  const result = await sql<{ n: number | string }>`select count(*) as n from (${rowsAt(commitId)}) at_commit`.execute(db);
+  const result = await sql<{ n: number | string }>`select count(*) as n from (${logsAt(commitId)}) at_commit`.execute(db);
   return Number(result.rows[0]?.n ?? 0);
 }
 

@@ -169,6 +169,10 @@ describe('logs in several contexts', () => {
     expect((await addLogs('V', [a0])).statusCode).toBe(200);
     const first = (await call('POST', '/v0/project/demo/contexts/V/commit', { commit_message: 'with a0' })).json().commit_hash as string;
     expect(first).toMatch(/^[0-9a-f]{64}$/);
+    // Read at the commit, the context lists its member logs too.
+    const atFirst = (await call('GET', `/v0/project/demo/contexts/V/logs?commit=${first}`)).json();
+    expect(atFirst.count).toBe(2);
+    expect(atFirst.logs.map((r: { id: number }) => r.id)).toEqual([a0, v0]);
     // Membership changes alone are something to commit (and to auto-save before a rollback).
     expect((await detach('V', [a0])).statusCode).toBe(200);
     expect((await addLogs('V', [a1])).statusCode).toBe(200);
