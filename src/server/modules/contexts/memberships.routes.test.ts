@@ -237,6 +237,9 @@ describe('logs in several contexts', () => {
     expect(again.statusCode).toBeLessThan(500);
     const edit = await call('PUT', '/v0/logs', { logs: [fine], entries: { k: 1 }, overwrite: true });
     expect(edit.statusCode).toBe(400);
+    const homeEdit = await call('PATCH', `/v0/project/demo/contexts/U/logs/${u1}`, { entries: { k: 2 } });
+    expect(homeEdit.statusCode).toBe(409);
+    expect((await call('PUT', '/v0/logs', { logs: [u1], entries: { k: 2 }, overwrite: true })).statusCode).toBe(400);
     expect(await ids('U')).toEqual([fine, u1]);
     // Duplicates refused by the context.
     await create({ name: 'D', allow_duplicates: false });

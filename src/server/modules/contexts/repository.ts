@@ -530,6 +530,8 @@ export async function replaceRow(tx: Conn, rules: ContextRules, rowId: number, e
   const home =
     !row || Number(row.context_id) === rules.id ? rules : rulesOf(await tx.selectFrom('contexts').selectAll().where('id', '=', row.context_id).executeTakeFirstOrThrow());
   const { uniqueKey, contentHash } = derive(home, entries, ['body', 'entries']);
+  // The home context's unique indexes do not see its member logs.
+  await checkClashes(tx, home.id, uniqueKey === null ? [] : [uniqueKey], contentHash === null ? [] : [contentHash], (what) => clashError(home, what, null), rowId);
   try {
     await tx
       .updateTable('context_rows')
