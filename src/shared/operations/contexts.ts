@@ -132,10 +132,11 @@ export const addLogsToContext = operation({
   method: 'POST',
   path: `${contexts}/add_logs`,
   operationId: 'addLogsToContext',
-  summary: 'Add existing logs to a context (only where they already are: a log belongs to exactly one context here)',
+  summary: 'Add existing logs to a context (they become members of it with the same ids, no copies)',
   description:
-    'A log lives in exactly one context in Roster, so adding one to a second context is refused with 400 (nothing changes); ' +
-    'write the log to that context instead (POST /v0/logs with its entries). Logs already in the context are accepted as they are. ' +
+    'Creates the context if needed. Each log keeps its id and its other contexts; a log already in the context is left as it is. ' +
+    "The logs' fields are added to the context's fields (types inferred as on a first write); a value whose type does not fit a field " +
+    "of the context, or a clash with the context's unique keys (or its refusal of duplicates), is a 400 naming the field or key, and nothing changes. " +
     'Unknown log ids are a 400 too.',
   tag: 'contexts',
   extension: true,

@@ -22,6 +22,7 @@ import { derivedFieldsAndLeasesMigration } from './2026-11-27-03-derived-fields-
 import { creditSpendMigration } from './2026-11-27-04-credit-spend.ts';
 import { tileFiltersMigration } from './2026-11-27-05-tile-filters.ts';
 import { nonemptyLogsIndexMigration } from './2026-11-27-06-nonempty-logs-index.ts';
+import { logMembershipsMigration } from './2026-11-28-01-log-memberships.ts';
 
 /** Every migration in order. Names are dates: append new ones, never edit or reorder landed ones. */
 export function allMigrations(dialect: Dialect): Record<string, Migration> {
@@ -48,5 +49,6 @@ export function allMigrations(dialect: Dialect): Record<string, Migration> {
     '2026-11-27-04-credit-spend': creditSpendMigration(dialect),
     '2026-11-27-05-tile-filters': tileFiltersMigration,
     '2026-11-27-06-nonempty-logs-index': nonemptyLogsIndexMigration,
+    '2026-11-28-01-log-memberships': logMembershipsMigration,
   };
 }

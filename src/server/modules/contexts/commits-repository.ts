@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Conn } from '../../db/connection.ts';
 import { badRequestError } from '../../domain-errors.ts';
-import type { RowsFrom } from './repository.ts';
+import { inContext, rehomeRow, type RowsFrom } from './repository.ts';
 
 /**
  * Versions of a context. A commit stores only the rows changed since its parent (commit_rows, with
@@ -32,22 +32,30 @@ export async function createCommit(tx: Conn, contextId: number, message: string 
   const head = context.head_commit_id === null ? null : await tx.selectFrom('commits').select('hash').where('id', '=', context.head_commit_id).executeTakeFirst();
   const changed = await tx
     .selectFrom('pending_changes as p')
-    .leftJoin('context_rows as r', 'r.id', 'p.row_id')
+    // A row re-homed elsewhere left this context: a deletion here.
+    .leftJoin('context_rows as r', (join) => join.onRef('r.id', '=', 'p.row_id').on('r.context_id', '=', contextId))
     .select(['p.row_id', 'r.entries'])
     .where('p.context_id', '=', contextId)
     .orderBy('p.row_id')
     .execute();
   const digest = createHash('sha256');
   for (const c of changed) digest.update(`${c.row_id}\u0000${c.entries ?? ''}\u0001`);
+  const members = await tx
+    .selectFrom('context_log_members')
+    .select(['row_id', 'unique_key', 'content_hash'])
+    .where('context_id', '=', contextId)
+    .orderBy('row_id')
+    .execute();
+  for (const m of members) digest.update(`m${m.row_id}\u0001`);
   const at = now.toISOString();
   const prevHash = head?.hash ?? null;
   const hash = createHash('sha256')
     .update(`${prevHash ?? ''}\n${digest.digest('hex')}\n${at}\n${message ?? ''}\n${contextId}`)
     .digest('hex');
   const { n } = await tx
-    .selectFrom('context_rows')
+    .selectFrom('context_rows as r')
     .select((eb) => eb.fn.countAll().as('n'))
-    .where('context_id', '=', contextId)
+    .where(inContext(contextId))
     .executeTakeFirstOrThrow();
   const commit = await tx
     .insertInto('commits')
@@ -57,15 +65,31 @@ export async function createCommit(tx: Conn, contextId: number, message: string 
   await sql`
     insert into commit_rows (commit_id, row_id, entries, unique_key, content_hash, created_at, updated_at)
     select ${commit.id}, p.row_id, r.entries, r.unique_key, r.content_hash, r.created_at, r.updated_at
-    from pending_changes p left join context_rows r on r.id = p.row_id
+    from pending_changes p left join context_rows r on r.id = p.row_id and r.context_id = ${contextId}
     where p.context_id = ${contextId}`.execute(tx);
+  // The member logs the context has now (a full set per commit: membership is small next to content).
+  await sql`
+    insert into commit_members (commit_id, row_id, unique_key, content_hash)
+    select ${commit.id}, m.row_id, m.unique_key, m.content_hash from context_log_members m where m.context_id = ${contextId}`.execute(tx);
   await tx.deleteFrom('pending_changes').where('context_id', '=', contextId).execute();
   await tx.updateTable('contexts').set({ head_commit_id: commit.id }).where('id', '=', contextId).execute();
   return hash;
 }
 
+/** Rows changed since HEAD, or member logs added or removed since HEAD (a member log deleted since is no change of this context). */
 export async function hasPendingChanges(tx: Conn, contextId: number): Promise<boolean> {
-  return !!(await tx.selectFrom('pending_changes').select('row_id').where('context_id', '=', contextId).limit(1).executeTakeFirst());
+  if (await tx.selectFrom('pending_changes').select('row_id').where('context_id', '=', contextId).limit(1).executeTakeFirst()) return true;
+  const context = await tx.selectFrom('contexts').select('head_commit_id').where('id', '=', contextId).executeTakeFirstOrThrow();
+  const head = context.head_commit_id ?? 0;
+  const result = await sql<{ one: number }>`
+    select 1 as one from context_log_members m
+    where m.context_id = ${contextId} and not exists (select 1 from commit_members cm where cm.commit_id = ${head} and cm.row_id = m.row_id)
+    union all
+    select 1 as one from commit_members cm join context_rows r on r.id = cm.row_id
+    where cm.commit_id = ${head} and r.context_id <> ${contextId}
+      and not exists (select 1 from context_log_members m where m.context_id = ${contextId} and m.row_id = cm.row_id)
+    limit 1`.execute(tx);
+  return result.rows.length > 0;
 }
 
 export function findCommit(db: Conn, contextId: number, hash: string) {
@@ -75,31 +99,99 @@ export function findCommit(db: Conn, contextId: number, hash: string) {
 /**
  * Moves HEAD to the commit and restores its rows with their ids. Uncommitted changes are committed
  * first ("Auto-saved before rollback to …") so a rollback can itself be undone.
+ *
+ * Membership (logs in several contexts): a home row the commit does not hold but that is a member of
+ * another context moves home there instead of being deleted; a row the commit holds that now lives in
+ * another context becomes a member here (its content is not touched: it is versioned by its home);
+ * memberships of restored rows in other contexts are kept; and the context's member logs become the
+ * commit's (those deleted since are skipped, as are those whose keys now clash).
  */
 export async function rollback(tx: Conn, contextId: number, contextName: string, hash: string, now: Date): Promise<string | null> {
   const target = await findCommit(tx, contextId, hash);
   if (!target) throw badRequestError(`Commit hash ${hash} not found for context ${contextName}.`);
   let autoSaved: string | null = null;
   if (await hasPendingChanges(tx, contextId)) autoSaved = await createCommit(tx, contextId, `Auto-saved before rollback to ${hash}`, now);
+  // Home rows leaving the context but members elsewhere keep living there.
+  const leaving = await sql<{ id: number }>`
+    select r.id from context_rows r
+    where r.context_id = ${contextId}
+      and not exists (select 1 from (${rowsAt(target.id)}) t where t.row_id = r.id)
+      and exists (select 1 from context_log_members m where m.row_id = r.id)`.execute(tx);
+  for (const r of leaving.rows) await rehomeRow(tx, Number(r.id), contextId);
+  // Deleting and inserting the home rows again would cascade to their memberships elsewhere: keep those.
+  const kept = await tx
+    .selectFrom('context_log_members as m')
+    .innerJoin('context_rows as r', 'r.id', 'm.row_id')
+    .select(['m.context_id', 'm.row_id', 'm.unique_key', 'm.content_hash'])
+    .where('r.context_id', '=', contextId)
+    .execute();
   await tx.deleteFrom('context_rows').where('context_id', '=', contextId).execute();
   await sql`
     insert into context_rows (id, context_id, entries, unique_key, content_hash, created_at, updated_at)
-    select row_id, ${contextId}, entries, unique_key, content_hash, created_at, updated_at from (${rowsAt(target.id)}) restored`.execute(tx);
+    select row_id, ${contextId}, entries, unique_key, content_hash, created_at, updated_at from (${rowsAt(target.id)}) restored
+    where not exists (select 1 from context_rows x where x.id = restored.row_id)`.execute(tx);
+  await tx.deleteFrom('context_log_members').where('context_id', '=', contextId).execute();
+  // The commit's members, and its rows that live in another context now, are members again (when they still exist).
+  await sql`
+    insert into context_log_members (context_id, row_id, unique_key, content_hash)
+    select ${contextId}, cm.row_id, cm.unique_key, cm.content_hash from commit_members cm
+    join context_rows r on r.id = cm.row_id
+    where cm.commit_id = ${target.id} and r.context_id <> ${contextId}
+    on conflict do nothing`.execute(tx);
+  await sql`
+    insert into context_log_members (context_id, row_id, unique_key, content_hash)
+    select ${contextId}, t.row_id, t.unique_key, t.content_hash from (${rowsAt(target.id)}) t
+    join context_rows r on r.id = t.row_id
+    where r.context_id <> ${contextId}
+    on conflict do nothing`.execute(tx);
+  for (let i = 0; i < kept.length; i += 500) {
+    const chunk = kept.slice(i, i + 500);
+    const present = await tx
+      .selectFrom('context_rows')
+      .select('id')
+      .where(
+        'id',
+        'in',
+        chunk.map((k) => k.row_id),
+      )
+      .where('context_id', '=', contextId)
+      .execute();
+    const ids = new Set(present.map((p) => Number(p.id)));
+    const back = chunk.filter((k) => ids.has(Number(k.row_id)));
+    if (back.length)
+      await tx
+        .insertInto('context_log_members')
+        .values(back)
+        .onConflict((oc) => oc.doNothing())
+        .execute();
+  }
   await tx.updateTable('contexts').set({ head_commit_id: target.id }).where('id', '=', contextId).execute();
   return autoSaved;
 }
 
-/** Rows of a commit in row id order (read-only), shaped as listRows answers them. */
+/**
+ * The logs a context had at a commit: its rows as they were, and its member logs of then that still exist,
+ * as they are now (a member's content is versioned by its home context).
+ */
+function logsAt(commitId: number) {
+  return sql<{ row_id: number; entries: string; created_at: string; updated_at: string }>`
+    select row_id, entries, created_at, updated_at from (${rowsAt(commitId)}) own
+    union all
+    select cm.row_id, r.entries, r.created_at, r.updated_at from commit_members cm join context_rows r on r.id = cm.row_id
+    where cm.commit_id = ${commitId}`;
+}
+
+/** Logs of a commit in row id order (read-only), shaped as listRows answers them. */
 export async function rowsAtCommit(db: Conn, commitId: number, from: RowsFrom, limit: number) {
   const after = from.after === null ? sql`` : sql`where row_id > ${from.after}`;
   const result = await sql<{ id: number; entries: string; created_at: string; updated_at: string }>`
-    select row_id as id, entries, created_at, updated_at from (${rowsAt(commitId)}) at_commit ${after}
+    select row_id as id, entries, created_at, updated_at from (${logsAt(commitId)}) at_commit ${after}
     order by row_id limit ${limit} offset ${from.offset}`.execute(db);
   return result.rows;
 }
 
 export async function countRowsAtCommit(db: Conn, commitId: number): Promise<number> {
-  const result = await sql<{ n: number | string }>`select count(*) as n from (${rowsAt(commitId)}) at_commit`.execute(db);
+  const result = await sql<{ n: number | string }>`select count(*) as n from (${logsAt(commitId)}) at_commit`.execute(db);
   return Number(result.rows[0]?.n ?? 0);
 }
 

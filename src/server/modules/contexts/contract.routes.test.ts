@@ -254,7 +254,7 @@ describe('context routes (logs-api.md §6)', () => {
     expect(unknown.body.toLowerCase()).toContain('not found');
   });
 
-  it('add_logs accepts logs already in the context and refuses a second context with a 400 saying what to do', async () => {
+  it('add_logs accepts logs already in the context and adds them to a second one (same ids); unknown ids are 400', async () => {
     const t = await makeTestApp();
     const { call, log } = await setup(t);
     const a = await log('runs/a', { x: 1 });
@@ -263,9 +263,9 @@ describe('context routes (logs-api.md §6)', () => {
     expect(same.statusCode, same.body).toBe(200);
     expect(same.json()).toEqual({ info: expect.stringContaining('runs/a') });
     const second = await call('POST', '/v0/project/demo/contexts/add_logs', { context_name: 'runs/b', log_ids: [a] });
-    expect(second.statusCode).toBe(400);
-    expect(second.json().detail).toContain('Adding a log to a second context is not supported');
-    expect(second.json().detail).toContain('POST /v0/logs');
+    expect(second.statusCode, second.body).toBe(200);
+    const inB = await call('GET', `/v0/logs?project_name=demo&context=runs/b&return_ids_only=True`);
+    expect(inB.json()).toEqual([a]);
     const unknown = await call('POST', '/v0/project/demo/contexts/add_logs', { context_name: 'runs/a', log_ids: [a, 987654] });
     expect(unknown.statusCode).toBe(400);
     expect(unknown.json().detail).toContain('987654');

@@ -101,7 +101,7 @@ export function contextsRoutes(app: FastifyInstance): void {
   route(app, addLogsToContext, async ({ principal, params, body, deps }) => {
     const project = await projectInScopeOr404(deps.db, scopeOf(principal), params.project_name);
     const ids = Array.isArray(body.log_ids) ? body.log_ids : [body.log_ids];
-    return { info: await addLogsTo(deps.db, project, body.context_name, ids) };
+    return { info: await addLogsTo(deps.db, project, body.context_name, ids, deps.now()) };
   });
 
   route(app, listLogs, async ({ principal, params, query, deps }) => {

@@ -9,6 +9,8 @@ import { ContextInput } from '../../../shared/projects.ts';
 import { badRequestError, DomainError, notFoundError } from '../../domain-errors.ts';
 import { RawJson } from '../../http/raw-json.ts';
 import { applyFieldRules } from '../logs/field-rules.ts';
+import { FieldSchema } from '../logs/field-schema.ts';
+import { fieldsOf, saveFields } from '../logs/repository.ts';
 import { projectInScopeOr404 } from '../projects/service.ts';
 import {
   contextsJson,
@@ -17,7 +19,10 @@ import {
   deleteContexts,
   deleteRow,
   findContext,
-  logContexts,
+  logsInProject,
+  idsInContext,
+  addMembers,
+  rememberColumns,
   renameContext,
   insertRows,
   listRows,
@@ -159,24 +164,40 @@ export async function renameContextTo(
 }
 
 /**
- * `add_logs` (logs-api.md §6): a log lives in exactly one context here, so only logs already in the context
- * are accepted; a log elsewhere is refused (400, nothing changes) with what to do instead.
+ * `add_logs` (logs-api.md §6): the logs become members of the context (created if needed), with the same
+ * ids; a log already in it is left as it is. Their fields join the context's fields (types inferred as on a
+ * first write); a value that does not fit a field of the context, or a clash with its unique keys or its
+ * refusal of duplicates, is a 400 and nothing changes. One transaction.
  */
-export async function addLogsTo(db: Conn, project: { id: number; name: string }, contextName: string, ids: number[]): Promise<string> {
+export async function addLogsTo(db: Conn, project: { id: number; name: string; is_versioned: number }, contextName: string, ids: number[], now: Date): Promise<string> {
   const unique = [...new Set(ids)];
-  const found = await logContexts(db, project.id, unique);
-  const missing = unique.filter((id) => !found.has(id));
-  if (missing.length > 0) throw badRequestError(`Logs not found in project '${project.name}': ${missing.slice(0, 20).join(', ')}${missing.length > 20 ? ', …' : ''}.`);
-  const elsewhere = unique.filter((id) => found.get(id) !== contextName);
-  if (elsewhere.length > 0) {
-    const where = [...new Set(elsewhere.map((id) => found.get(id)!))].map((c) => `'${c}'`);
-    throw badRequestError(
-      `Adding a log to a second context is not supported by this server: a log belongs to exactly one context. ` +
-        `Logs ${elsewhere.slice(0, 20).join(', ')}${elsewhere.length > 20 ? ', …' : ''} are in ${where.slice(0, 5).join(', ')}, not in '${contextName}'. ` +
-        `Write them to '${contextName}' instead (POST /v0/logs with their entries and context '${contextName}').`,
+  return db.transaction().execute(async (tx) => {
+    const found = await logsInProject(tx, project.id, unique);
+    const missing = unique.filter((id) => !found.has(id));
+    if (missing.length > 0) throw badRequestError(`Logs not found in project '${project.name}': ${missing.slice(0, 20).join(', ')}${missing.length > 20 ? ', …' : ''}.`);
+    await createContext(tx, project.id, { name: contextName, is_versioned: project.is_versioned === 1 }, now);
+    const context = await findContext(tx, project.id, contextName);
+    if (!context) throw new Error(`Context ${contextName} was not created`);
+    const already = await idsInContext(tx, context.id, unique);
+    const joining = unique.filter((id) => !already.has(id)).map((id) => ({ id, entries: JSON.parse(found.get(id)!.entries) as Record<string, unknown> }));
+    if (joining.length === 0) return `${unique.length} log(s) already in context '${contextName}'.`;
+    const schema = new FieldSchema(await fieldsOf(tx, context.id));
+    for (const log of joining) {
+      const plan = schema.plan({ fields: log.entries, explicit: {}, inferUntyped: false });
+      if ('error' in plan) throw badRequestError(`Log ${log.id} cannot join context '${contextName}': ${plan.error}`);
+      schema.commit(plan);
+      await saveFields(tx, context.id, plan.added, plan.updated, now);
+    }
+    const rules = rulesOf(context);
+    await addMembers(tx, rules, joining);
+    await rememberColumns(
+      tx,
+      rules,
+      joining.map((l) => l.entries),
     );
-  }
-  return `${unique.length} log(s) already in context '${contextName}'.`;
+    const info = `Added ${joining.length} log(s) to context '${contextName}'`;
+    return already.size ? `${info}; ${already.size} already in it.` : `${info}.`;
+  });
 }
 
 /** A new context holding `rows`, in the caller's transaction (the starter project). */

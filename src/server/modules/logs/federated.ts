@@ -5,7 +5,7 @@ import { FilterSyntaxError, type FilterNode } from '../../../shared/logs-filter/
 import type { Scope } from '../../auth/principal.ts';
 import type { Conn, Dialect } from '../../db/connection.ts';
 import { badRequestError, DomainError } from '../../domain-errors.ts';
-import { findContext, replaceRow, rulesOf } from '../contexts/repository.ts';
+import { contextCondition, findContext, replaceRow, rulesOf } from '../contexts/repository.ts';
 import { findProjectByName } from '../projects/repository.ts';
 import { projectInScopeOr404 } from '../projects/service.ts';
 import { derivedOf } from './derived.ts';
@@ -60,7 +60,7 @@ export async function federatedLogs(db: Conn, dialect: Dialect, scope: Scope, bo
     if (!context) continue;
     derived.set(i, await derivedOf(db, context.id));
     const own = parseOr422(spec.filter, ['body', 'contexts', String(i), 'filter']);
-    const where: Sql[] = [sql`r.context_id = ${context.id}`, sql`r.entries <> '{}'`];
+    const where: Sql[] = [await contextCondition(db, context.id), sql`r.entries <> '{}'`];
     if (own) where.push(compiled(['body', 'contexts', String(i), 'filter'], () => compiler.where(own)));
     if (sharedSql) where.push(sharedSql);
     if (spec.from_fields?.length)
@@ -142,7 +142,7 @@ export async function claimLogs(db: Conn, dialect: Dialect, scope: Scope, body: 
       compiler.where({ type: 'compare', left: fieldNode(field), ops: ['=='], comparators: [constantNode(value)], ...at }),
     ),
   );
-  const where = sql.join([sql`r.context_id = ${context.id}`, sql`r.entries <> '{}'`, ...conditions], sql` and `);
+  const where = sql.join([await contextCondition(db, context.id), sql`r.entries <> '{}'`, ...conditions], sql` and `);
   const lock = dialect === 'postgres' ? sql` for update skip locked` : sql``;
   try {
     return await db.transaction().execute(async (tx) => {

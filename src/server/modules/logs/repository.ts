@@ -5,6 +5,7 @@ import { logsEpochOf, type Conn, type Dialect } from '../../db/connection.ts';
 import { EpochCache } from '../../db/epoch-cache.ts';
 import type { WriteEpoch } from '../../db/write-epoch.ts';
 import type { Sql } from './json-sql.ts';
+import { contextCondition } from '../contexts/repository.ts';
 
 // SQL of the logs API. Logs are the rows of their context (context_rows); field definitions live in
 // context_fields. Filters arrive here already compiled (filter-sql.ts) into bound-parameter SQL.
@@ -120,9 +121,12 @@ export function lockedLog(tx: Conn, scopeKey: string, id: number, dialect: Diale
   return q.executeTakeFirst();
 }
 
-/** Logs of a context, optionally only these ids, for writes that rewrite entries (field delete, rename). */
-export function contextLogs(db: Conn, contextId: number, ids?: number[]) {
-  let q = db.selectFrom('context_rows').select(['id', 'entries']).where('context_id', '=', contextId);
+/** Logs of a context (home and member logs), optionally only these ids, for writes that rewrite entries (field delete, rename). */
+export async function contextLogs(db: Conn, contextId: number, ids?: number[]) {
+  let q = db
+    .selectFrom('context_rows as r')
+    .select(['id', 'entries'])
+    .where(await contextCondition(db, contextId));
   if (ids) q = q.where('id', 'in', ids);
   return q.orderBy('id').execute();
 }
@@ -144,7 +148,7 @@ export const rowEntries = (): Sql => ENTRIES;
  * match in all. Logs without fields are never returned.
  */
 export async function queryLogs(db: Conn, query: LogQuery, idsOnly: boolean) {
-  const conditions = sql.join([sql`r.context_id = ${query.contextId}`, sql`r.entries <> '{}'`, ...query.where], sql` and `);
+  const conditions = sql.join([await contextCondition(db, query.contextId), sql`r.entries <> '{}'`, ...query.where], sql` and `);
   const order = sql.join([...query.order, sql`r.id desc`]);
   const columns = idsOnly ? sql`r.id` : sql`r.id, r.entries, r.created_at`;
   const page = await sql<{
@@ -187,8 +191,8 @@ export interface MetricQuery {
   groups: Sql[];
 }
 
-const baseConditions = (q: MetricQuery) =>
-  sql.join(q.from ? [sql`true`, ...q.where] : [sql`r.context_id = ${q.contextId}`, sql`r.entries <> '{}'`, ...q.where], sql` and `);
+const baseConditions = async (db: Conn, q: MetricQuery) =>
+  sql.join(q.from ? [sql`true`, ...q.where] : [await contextCondition(db, q.contextId), sql`r.entries <> '{}'`, ...q.where], sql` and `);
 const source = (q: MetricQuery) => q.from ?? sql`context_rows as r`;
 const groupColumns = (q: MetricQuery) => q.groups.map((g, i) => sql`${g} as ${sql.ref(`g${i}`)}`);
 
@@ -196,13 +200,13 @@ const groupColumns = (q: MetricQuery) => q.groups.map((g, i) => sql`${g} as ${sq
 export async function aggregate(db: Conn, q: MetricQuery, aggregate: Sql): Promise<Record<string, unknown>[]> {
   const columns = sql.join([...groupColumns(q), sql`${aggregate} as value`]);
   const groupBy = q.groups.length ? sql` group by ${sql.join(q.groups.map((_, i) => sql.ref(`g${i}`)))}` : sql``;
-  const result = await sql<Record<string, unknown>>`select ${columns} from ${source(q)} where ${baseConditions(q)}${groupBy}`.execute(db);
+  const result = await sql<Record<string, unknown>>`select ${columns} from ${source(q)} where ${await baseConditions(db, q)}${groupBy}`.execute(db);
   return result.rows;
 }
 
 /** Every value (for medians and modes), with its groups, ordered by value. */
 export async function metricValues(db: Conn, q: MetricQuery, value: Sql): Promise<Record<string, unknown>[]> {
   const columns = sql.join([...groupColumns(q), sql`${value} as value`]);
-  const result = await sql<Record<string, unknown>>`select ${columns} from ${source(q)} where ${baseConditions(q)} order by value`.execute(db);
+  const result = await sql<Record<string, unknown>>`select ${columns} from ${source(q)} where ${await baseConditions(db, q)} order by value`.execute(db);
   return result.rows;
 }

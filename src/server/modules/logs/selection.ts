@@ -6,6 +6,7 @@ import { badRequestError } from '../../domain-errors.ts';
 import { FilterCompiler } from './filter-sql.ts';
 import { FALSE, type Sql } from './json-sql.ts';
 import { fieldsOf, rowEntries } from './repository.ts';
+import { contextCondition } from '../contexts/repository.ts';
 import { contextForRead, filterError, parseOr422 } from './service.ts';
 
 // A set of GET /v0/logs arguments inside a body (a join's pair_of_args, derived referenced_logs): the
@@ -32,7 +33,7 @@ export async function selectionOf(
   const context = await contextForRead(db, project.id, project.name, args.context ?? '');
   const where: Sql[] = [];
   if (!context) where.push(FALSE);
-  else where.push(sql`r.context_id = ${context.id}`, sql`r.entries <> '{}'`);
+  else where.push(await contextCondition(db, context.id), sql`r.entries <> '{}'`);
   if (filter) {
     try {
       where.push(new FilterCompiler(dialect, rowEntries()).where(filter));

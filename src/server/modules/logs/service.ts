@@ -5,7 +5,7 @@ import type { Scope } from '../../auth/principal.ts';
 import type { Conn, Dialect } from '../../db/connection.ts';
 import { scopeKey } from '../../db/scope.ts';
 import { badRequestError, DomainError, invalidFields, notFoundError } from '../../domain-errors.ts';
-import { createContext, deleteRow, findContext, insertRows, replaceRow, rulesOf, type ContextRules } from '../contexts/repository.ts';
+import { createContext, deleteRow, findContext, idsInContext, insertRows, replaceRow, rulesOf, type ContextRules } from '../contexts/repository.ts';
 import { projectInScopeOr404 } from '../projects/service.ts';
 import { recomputeDerived } from './derived.ts';
 import { FieldSchema, splitEntry, type SplitEntry } from './field-schema.ts';
@@ -171,41 +171,58 @@ export async function updateLogs(db: Conn, scope: Scope, body: z.output<typeof U
   if (new Set([...found.values()].map((r) => r.project_id)).size > 1) throw badRequestError('The logs belong to different projects: update them one project at a time.');
   if (body.entries === undefined) return { info: 'Nothing to update.', log_event_ids: ids, modified_keys: [], failed: [] };
 
-  // Each log is checked against its own context's fields (a log lives in exactly one context here).
+  // Each log is checked against its home context's fields and, when the body's context is another context
+  // the log is a member of, that context's fields too (new fields are recorded in both).
   const order = Array.isArray(body.logs) ? body.logs : [body.logs];
+  const projectId = [...found.values()][0]!.project_id;
+  const named = body.context === undefined || body.context === null ? undefined : await findContext(db, projectId, contextNameOf(body.context));
+  const members = named ? await idsInContext(db, named.id, ids) : new Set<number>();
   const schemas = new Map<number, FieldSchema>();
-  const planned: { id: number; contextId: number; entries: Record<string, unknown>; changes: Accepted['changes'] }[] = [];
+  const schemaOf = async (contextId: number) => {
+    let schema = schemas.get(contextId);
+    if (!schema) schemas.set(contextId, (schema = new FieldSchema(await fieldsOf(db, contextId))));
+    return schema;
+  };
+  const planned: { id: number; contextId: number; via: number; entries: Record<string, unknown>; changes: { contextId: number; changes: Accepted['changes'] }[] }[] = [];
   const failed: { log_event_id: number; error: string }[] = [];
   for (const [i, id] of order.entries()) {
     const row = found.get(id)!;
     if (planned.some((p) => p.id === id)) continue;
-    let schema = schemas.get(row.context_id);
-    if (!schema) schemas.set(row.context_id, (schema = new FieldSchema(await fieldsOf(db, row.context_id))));
     const entry = splitEntry(changesFor(i) ?? {});
     if (typeof entry === 'string') {
       failed.push({ log_event_id: id, error: entry });
       continue;
     }
     const current = JSON.parse(row.entries) as Record<string, unknown>;
-    const error = refusal(schema, current, entry, body.overwrite === true);
-    const changes = error ?? schema.plan(entry);
-    if (typeof changes === 'string' || 'error' in changes) {
-      failed.push({ log_event_id: id, error: typeof changes === 'string' ? changes : changes.error });
+    const via = named && named.id !== row.context_id && members.has(id) ? named.id : row.context_id;
+    const plans: { contextId: number; schema: FieldSchema; changes: Accepted['changes'] }[] = [];
+    let error: string | null = null;
+    for (const contextId of via === row.context_id ? [row.context_id] : [row.context_id, via]) {
+      const schema = await schemaOf(contextId);
+      const changes = refusal(schema, current, entry, body.overwrite === true) ?? schema.plan(entry);
+      if (typeof changes === 'string' || 'error' in changes) {
+        error = typeof changes === 'string' ? changes : changes.error;
+        break;
+      }
+      plans.push({ contextId, schema, changes });
+    }
+    if (error !== null) {
+      failed.push({ log_event_id: id, error });
       continue;
     }
-    schema.commit(changes);
-    planned.push({ id, contextId: row.context_id, entries: { ...current, ...entry.fields }, changes });
+    for (const p of plans) p.schema.commit(p.changes);
+    planned.push({ id, contextId: row.context_id, via, entries: { ...current, ...entry.fields }, changes: plans });
   }
   if (planned.length === 0) throw badRequestError(failed[0]?.error ?? 'Nothing to update.');
 
   const contexts = new Map<number, ContextRules>();
   const apply = async (tx: Conn, group: typeof planned) => {
     for (const p of group) {
-      let rules = contexts.get(p.contextId);
+      let rules = contexts.get(p.via);
       if (!rules) {
-        contexts.set(p.contextId, (rules = rulesOf(await logs.contextById(tx, p.contextId))));
+        contexts.set(p.via, (rules = rulesOf(await logs.contextById(tx, p.via))));
       }
-      await saveFields(tx, p.contextId, p.changes.added, p.changes.updated, now);
+      for (const c of p.changes) await saveFields(tx, c.contextId, c.changes.added, c.changes.updated, now);
       await replaceRow(tx, rules, p.id, p.entries, now);
     }
   };
@@ -252,7 +269,8 @@ function refusal(schema: FieldSchema, current: Record<string, unknown>, entry: S
 
 /**
  * Deletes whole logs (`[ids, null]`) or only some fields of them (`[ids, ["a", "b"]]`); `null` ids mean
- * every log of the context. A log belongs to one context here, so detaching it from its context deletes it.
+ * every log of the context (home and member logs). Whole logs are detached from the context: a log in no
+ * remaining context is deleted, one whose home it was moves home to another of its contexts (logs-api.md §4.3).
  */
 export async function deleteLogs(db: Conn, scope: Scope, body: z.output<typeof DeleteLogsBody>, deleteEmpty: boolean, now: Date) {
   const project = await projectInScopeOr404(db, scope, body.project_name);

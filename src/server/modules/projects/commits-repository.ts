@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Conn } from '../../db/connection.ts';
-import { childrenOf } from '../contexts/commits-repository.ts';
+import { childrenOf, hasPendingChanges as contextHasPendingChanges } from '../contexts/commits-repository.ts';
 
 /**
  * Versions of a project. A project commit holds one commit of each versioned context of the project
@@ -23,7 +23,11 @@ export async function hasPendingChanges(db: Conn, projectId: number): Promise<bo
     .where('c.project_id', '=', projectId)
     .limit(1)
     .executeTakeFirst();
-  return !!row;
+  if (row) return true;
+  // Member logs added to or removed from a versioned context since its HEAD are changes too.
+  const versioned = await db.selectFrom('contexts').select('id').where('project_id', '=', projectId).where('is_versioned', '=', 1).execute();
+  for (const c of versioned) if (await contextHasPendingChanges(db, c.id)) return true;
+  return false;
 }
 
 export async function projectHead(db: Conn, projectId: number): Promise<{ id: number; hash: string } | null> {

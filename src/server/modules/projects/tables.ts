@@ -104,6 +104,22 @@ export interface ProjectCommitContextTable {
   commit_id: number;
 }
 
+/** A context a log belongs to besides its home context (context_rows.context_id), with its keys under that context's rules. */
+export interface ContextLogMemberTable {
+  context_id: number;
+  row_id: number;
+  unique_key: string | null;
+  content_hash: string | null;
+}
+
+/** The member logs (context_log_members) a context had at one of its commits. */
+export interface CommitMemberTable {
+  commit_id: number;
+  row_id: number;
+  unique_key: string | null;
+  content_hash: string | null;
+}
+
 export interface ProjectsTables {
   projects: ProjectTable;
   contexts: ContextTable;
@@ -115,4 +131,6 @@ export interface ProjectsTables {
   context_fields: ContextFieldTable;
   project_commits: ProjectCommitTable;
   project_commit_contexts: ProjectCommitContextTable;
+  context_log_members: ContextLogMemberTable;
+  commit_members: CommitMemberTable;
 }

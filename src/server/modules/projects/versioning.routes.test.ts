@@ -158,9 +158,10 @@ describe('project versions', () => {
     await add('b', 'b2');
     const second = await commit('second');
     await add('a', 'a3'); // uncommitted: would be auto-saved
-    // Break `b`'s commit in `first`: it now holds a row whose id belongs to another context, so restoring
-    // `b` (after `a`, in name order) fails on the primary key.
-    const [foreign] = await add('plain', 'p1');
+    // Break `b`'s commit in `first`: it now holds two rows with one content hash, so restoring `b` (after
+    // `a`, in name order) fails on its unique constraint. (A row whose id now lives in another context is
+    // no longer a failure: it becomes a member of `b`, see memberships.routes.test.ts.)
+    await add('plain', 'p1');
     const bCommit = await t.db
       .selectFrom('commits')
       .innerJoin('contexts', 'contexts.id', 'commits.context_id')
@@ -170,7 +171,17 @@ describe('project versions', () => {
       .executeTakeFirstOrThrow();
     await t.db
       .insertInto('commit_rows')
-      .values({ commit_id: bCommit.id, row_id: foreign!, entries: '{"v":"clash"}', unique_key: null, content_hash: null, created_at: 'x', updated_at: 'x' })
+      .values(
+        [900001, 900002].map((id) => ({
+          commit_id: bCommit.id,
+          row_id: id,
+          entries: '{"v":"clash"}',
+          unique_key: null,
+          content_hash: 'same',
+          created_at: 'x',
+          updated_at: 'x',
+        })),
+      )
       .execute();
     const before = { contexts: (await call('GET', '/v0/project/demo/contexts')).json(), commits: await commits() };
 
