@@ -72,7 +72,7 @@ export const JoinQueryResponse = z.union([z.object({ logs: z.array(z.record(z.st
 export const JoinBody = z.object({
   ...joinShape,
   new_context: contextName(),
-  /** Accepted and ignored: a log lives in one context here, so joined rows are always new logs. */
+  /** Accepted and ignored: a joined row is made of two logs, so joined rows are always new logs. */
   copy: opt(z.boolean()),
 });
 export const JoinResponse = z.object({ info: z.string(), context: z.string(), log_event_ids: z.array(z.number().int()), count: z.number().int() });
