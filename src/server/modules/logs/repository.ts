@@ -140,8 +140,11 @@ export interface LogQuery {
   offset: number;
 }
 
-const ENTRIES = sql.ref('r.entries');
-export const rowEntries = (): Sql => ENTRIES;
+/**
+ * A log's entries (alias `r` of context_rows) as the filter compiler reads them: the JSON text on SQLite, its
+ * generated jsonb copy on PostgreSQL, parsed once when written (migration 2026-11-28-02).
+ */
+export const rowEntries = (dialect: Dialect): Sql => (dialect === 'postgres' ? sql.ref('r.entries_jsonb') : sql.ref('r.entries'));
 
 /**
  * A page of logs (newest first unless `order` says otherwise) and, unless only ids are asked for, how many
