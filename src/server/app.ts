@@ -9,7 +9,7 @@ import type { Config } from './config.ts';
 import { preparePrivateDir } from './data-dir.ts';
 import { redactUrl } from './http/redact.ts';
 import { openDatabase } from './db/connection.ts';
-import { listenForAuthChanges } from './auth/auth-listener.ts';
+import { listenForChanges } from './db/change-listener.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import type { Deps } from './deps.ts';
 import { installErrorHandling } from './http/error-handler.ts';
@@ -103,7 +103,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.addHook('onRoute', (r) => {
     for (const method of [r.method].flat()) app.fastifyRoutes.push(`${method} ${r.url}`);
   });
-  const stopListening = handle.dialect === 'postgres' ? await listenForAuthChanges(config.databaseUrl, handle.authEpoch, app.log) : null;
+  const stopListening =
+    handle.dialect === 'postgres' ? await listenForChanges(config.databaseUrl, { roster_auth: handle.authEpoch, roster_logs: handle.logsEpoch }, app.log) : null;
   app.addHook('onClose', async () => {
     await stopListening?.();
     await handle.close();

@@ -15,10 +15,12 @@ export interface DbHandle {
   dialect: Dialect;
   /** Moves on every change to what authentication reads (db/write-epoch.ts). */
   authEpoch: WriteEpoch;
+  /** Moves on every change to a context's logs. */
+  logsEpoch: WriteEpoch;
   close(): Promise<void>;
 }
 
-const epochs = new WeakMap<Conn, { auth: WriteEpoch; logs: WriteEpoch | null }>();
+const epochs = new WeakMap<Conn, { auth: WriteEpoch; logs: WriteEpoch }>();
 
 /** The auth epoch of a database opened by openDatabase (the test harness opens it the same way). */
 export function authEpochOf(db: Conn): WriteEpoch {
@@ -27,17 +29,14 @@ export function authEpochOf(db: Conn): WriteEpoch {
   return epoch.auth;
 }
 
-/**
- * The epoch of a context's logs, on SQLite only (null on PostgreSQL, where other instances' writes send no
- * notification, and inside a transaction): what may cache a count of logs.
- */
+/** The epoch of a context's logs (null inside a transaction): what may cache a count of logs. */
 export function logsEpochOf(db: Conn): WriteEpoch | null {
   return epochs.get(db)?.logs ?? null;
 }
 
-function opened(db: Db, dialect: Dialect, authEpoch: WriteEpoch, logsEpoch: WriteEpoch | null = null): DbHandle {
+function opened(db: Db, dialect: Dialect, authEpoch: WriteEpoch, logsEpoch: WriteEpoch): DbHandle {
   epochs.set(db, { auth: authEpoch, logs: logsEpoch });
-  return { db, dialect, authEpoch, close: () => db.destroy() };
+  return { db, dialect, authEpoch, logsEpoch, close: () => db.destroy() };
 }
 
 /** How stale another process's commit may be when a cache asks whether anything changed (SQLite). */
@@ -52,9 +51,15 @@ export async function openDatabase(url: string): Promise<DbHandle> {
     // An idle connection dropped by the server (restart, failover) must not take the process down;
     // the pool replaces it on the next query.
     pool.on('error', () => {});
+    // Other servers' writes arrive as notifications (db/change-listener.ts).
     const authEpoch = new WriteEpoch(writesAuthTable);
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool, onCreateConnection: async (c) => authEpoch.watch(c) }) });
-    return opened(db, 'postgres', authEpoch);
+    const logsEpoch = new WriteEpoch(writesLogsTable);
+    const onCreateConnection = async (c: DatabaseConnection) => {
+      authEpoch.watch(c);
+      logsEpoch.watch(c);
+    };
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool, onCreateConnection }) });
+    return opened(db, 'postgres', authEpoch, logsEpoch);
   }
   if (!url.startsWith('sqlite:')) {
     throw new Error('DATABASE_URL must start with sqlite: or postgres://');

@@ -22,7 +22,7 @@ export const writesLogsTable = (sql: string): boolean => WRITE_TO_LOGS_TABLE.tes
  * Changes to a set of tables, as one number. In this process the statement that writes moves it (every
  * query goes through `watch`); another process is seen through `external`: SQLite's data_version (moves
  * when another connection commits to the file) or, on PostgreSQL, the notifications the auth tables'
- * triggers send at commit (see auth/auth-listener.ts), counted into `notified`.
+ * triggers send at commit (see db/change-listener.ts), counted into `notified`.
  */
 export class WriteEpoch {
   private local = 0;

@@ -4,7 +4,7 @@ import { AUTH_TABLE_NAMES } from '../write-epoch.ts';
 
 // Frozen. On PostgreSQL, a change to what authentication reads notifies every server at commit
 // (channel roster_auth), so that a key revoked or a member removed on one instance is refused on the
-// others at once (auth/auth-listener.ts). SQLite sees other connections' commits through data_version.
+// others at once (db/change-listener.ts). SQLite sees other connections' commits through data_version.
 export function authNotifyMigration(dialect: Dialect) {
   return {
     async up(db: Kysely<any>) {

@@ -24,6 +24,7 @@ import { tileFiltersMigration } from './2026-11-27-05-tile-filters.ts';
 import { nonemptyLogsIndexMigration } from './2026-11-27-06-nonempty-logs-index.ts';
 import { logMembershipsMigration } from './2026-11-28-01-log-memberships.ts';
 import { logsJsonbMigration } from './2026-11-28-02-logs-jsonb.ts';
+import { logsNotifyMigration } from './2026-11-28-03-logs-notify.ts';
 
 /** Every migration in order. Names are dates: append new ones, never edit or reorder landed ones. */
 export function allMigrations(dialect: Dialect): Record<string, Migration> {
@@ -52,5 +53,6 @@ export function allMigrations(dialect: Dialect): Record<string, Migration> {
     '2026-11-27-06-nonempty-logs-index': nonemptyLogsIndexMigration,
     '2026-11-28-01-log-memberships': logMembershipsMigration,
     '2026-11-28-02-logs-jsonb': logsJsonbMigration(dialect),
+    '2026-11-28-03-logs-notify': logsNotifyMigration(dialect),
   };
 }

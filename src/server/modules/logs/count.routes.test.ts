@@ -5,6 +5,7 @@ import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { writesLogsTable } from '../../db/write-epoch.ts';
 import { DATA_VERSION_EVERY_MS } from '../../db/connection.ts';
+import { EPOCH_CACHE_TTL_MS } from '../../db/epoch-cache.ts';
 import { makeTestApp, type TestApp } from '../../testing/harness.ts';
 
 // GET /v0/logs answers `count`, the matches before paging. Counting is a scan of the context, so a count is kept
@@ -109,5 +110,24 @@ describe('the count of GET /v0/logs', () => {
     await new Promise((resolve) => setTimeout(resolve, DATA_VERSION_EVERY_MS + 1));
     expect((await read({ limit: '3' })).count).toBe(6);
     fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it.runIf(process.env.TEST_DATABASE_URL)('on PostgreSQL, a count one server keeps is dropped when another writes, at the commit’s notification', async () => {
+    const a = await makeTestApp();
+    const b = await makeTestApp({ databaseUrl: a.app.deps.config.databaseUrl });
+    const u = await a.user();
+    const call = (t: TestApp, method: 'GET' | 'POST', url: string, json?: unknown) => t.request(method, url, { key: u.apiKey, json });
+    expect((await call(a, 'POST', '/v0/project', { name: 'p' })).statusCode).toBe(200);
+    expect((await call(a, 'POST', '/v0/logs', { project_name: 'p', context: 'runs', entries: scores(10) })).statusCode).toBe(200);
+    const countOnB = async () => (await call(b, 'GET', `/v0/logs?project_name=p&context=runs&limit=2`)).json().count as number;
+    expect(await countOnB()).toBe(10);
+    expect(await countOnB()).toBe(10); // kept on b
+    expect((await call(a, 'POST', '/v0/logs', { project_name: 'p', context: 'runs', entries: scores(3) })).statusCode).toBe(200);
+    const start = Date.now();
+    while ((await countOnB()) === 10) {
+      expect(Date.now() - start, 'b still answers the old count').toBeLessThan(EPOCH_CACHE_TTL_MS / 2);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(await countOnB()).toBe(13);
   });
 });
