@@ -213,10 +213,19 @@ test.describe('log explorer', () => {
     await expect(keys.getByRole('listitem')).toHaveText([/^1n/, /^2score/]);
     await expect(page).toHaveURL(/[?&]sort=n%3Adesc&sort=score%3Aasc/);
     await expect.poll(notes).toEqual(['note 8', 'note 7', 'note 6', 'note 5', 'note 4', 'note 3', 'note 2', 'note 1', 'note 0']);
-    await keys.getByRole('button', { name: 'Remove n' }).focus();
+    // Focus stays on the moved key's button (now at the top, so it says it is disabled).
+    const moveUp = keys.getByRole('button', { name: 'Move n up' });
+    await expect(moveUp).toBeFocused();
+    await expect(moveUp).toHaveAttribute('aria-disabled', 'true');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Tab');
+    await expect(keys.getByRole('button', { name: 'Remove n' })).toBeFocused();
     await page.keyboard.press('Enter');
-    const add = page.getByRole('textbox', { name: 'Add a sort key' }).or(page.getByRole('combobox', { name: 'Add a sort key' }));
-    await add.focus();
+    await expect(keys.getByRole('listitem')).toHaveText([/^1score/]);
+    await expect(keys.getByRole('button', { name: 'Remove score' })).toBeFocused();
+    await page.keyboard.press('Tab');
+    const add = page.getByRole('combobox', { name: 'Add a sort key' });
+    await expect(add).toBeFocused();
     await page.keyboard.type('id');
     await page.keyboard.press('ArrowDown');
     await page.keyboard.press('Enter');

@@ -18,7 +18,7 @@ import {
 } from '@mantine/core';
 import { IconArrowDown, IconArrowUp, IconArrowsSort, IconChevronDown, IconChevronRight, IconColumns, IconPlus, IconTable, IconX } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import { useCallback, useId, useMemo, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useId, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useSearchParams } from 'react-router';
 import type { Context, Log } from '../../../../shared/projects.ts';
 import { confirmDelete } from '../../../components/confirm-delete.tsx';
@@ -111,6 +111,23 @@ const sortLabel = (field: string) => (field === ID_SORT ? 'id' : field);
  */
 function SortMenu({ names, sort, onChange }: { names: string[]; sort: Sort[]; onChange: (sort: Sort[]) => void }) {
   const choices = [ID_SORT, ...names.filter((n) => n !== ID_SORT)].filter((n) => !sort.some((s) => s.field === n)).map((n) => ({ value: n, label: sortLabel(n) }));
+  // Keyboard users keep their place: after a change (once the URL has it), focus goes to the same
+  // control of the moved key, or to a neighbour's remove button, or to "Add a sort key".
+  const dropdown = useRef<HTMLDivElement>(null);
+  const addInput = useRef<HTMLInputElement>(null);
+  const refocus = useRef<{ target: string; when: string } | null>(null);
+  const current = JSON.stringify(sort);
+  useEffect(() => {
+    const want = refocus.current;
+    if (!want || want.when !== current) return;
+    refocus.current = null;
+    const el = want.target === 'add' ? addInput.current : dropdown.current?.querySelector<HTMLElement>(`[data-focus-key="${CSS.escape(want.target)}"]`);
+    el?.focus();
+  }, [current]);
+  const change = (next: Sort[], target: string) => {
+    refocus.current = { target, when: JSON.stringify(next) };
+    onChange(next);
+  };
   return (
     <Popover position="bottom-end" shadow="md" withinPortal trapFocus>
       <Popover.Target>
@@ -118,7 +135,7 @@ function SortMenu({ names, sort, onChange }: { names: string[]; sort: Sort[]; on
           Sort{sort.length ? ` (${sort.length})` : ''}
         </Button>
       </Popover.Target>
-      <Popover.Dropdown w="min(380px, calc(100vw - 32px))">
+      <Popover.Dropdown w="min(380px, calc(100vw - 32px))" ref={dropdown}>
         <Text fw={600} size="sm" id="sort-keys-title">
           Sort keys, first one first
         </Text>
@@ -148,13 +165,36 @@ function SortMenu({ names, sort, onChange }: { names: string[]; sort: Sort[]; on
                     ]}
                     onChange={(e) => onChange(sort.map((t) => (t.field === s.field ? { field: t.field, direction: e.currentTarget.value as Direction } : t)))}
                   />
-                  <ActionIcon variant="subtle" aria-label={`Move ${label} up`} disabled={i === 0} onClick={() => onChange(moveSort(sort, s.field, -1))}>
-                    <IconArrowUp size={16} aria-hidden />
-                  </ActionIcon>
-                  <ActionIcon variant="subtle" aria-label={`Move ${label} down`} disabled={i === sort.length - 1} onClick={() => onChange(moveSort(sort, s.field, 1))}>
-                    <IconArrowDown size={16} aria-hidden />
-                  </ActionIcon>
-                  <ActionIcon variant="subtle" color="red" aria-label={`Remove ${label}`} onClick={() => onChange(sort.filter((t) => t.field !== s.field))}>
+                  {(['up', 'down'] as const).map((way) => {
+                    // At the edge the button stays focusable (aria-disabled) so focus is not lost after a move.
+                    const edge = way === 'up' ? i === 0 : i === sort.length - 1;
+                    return (
+                      <ActionIcon
+                        key={way}
+                        variant="subtle"
+                        aria-label={`Move ${label} ${way}`}
+                        aria-disabled={edge || undefined}
+                        data-disabled={edge || undefined}
+                        data-focus-key={`${way}:${s.field}`}
+                        onClick={() => !edge && change(moveSort(sort, s.field, way === 'up' ? -1 : 1), `${way}:${s.field}`)}
+                      >
+                        {way === 'up' ? <IconArrowUp size={16} aria-hidden /> : <IconArrowDown size={16} aria-hidden />}
+                      </ActionIcon>
+                    );
+                  })}
+                  <ActionIcon
+                    variant="subtle"
+                    color="red"
+                    aria-label={`Remove ${label}`}
+                    data-focus-key={`remove:${s.field}`}
+                    onClick={() => {
+                      const neighbour = sort[i + 1] ?? sort[i - 1];
+                      change(
+                        sort.filter((t) => t.field !== s.field),
+                        neighbour ? `remove:${neighbour.field}` : 'add',
+                      );
+                    }}
+                  >
                     <IconX size={16} aria-hidden />
                   </ActionIcon>
                 </Group>
@@ -168,7 +208,8 @@ function SortMenu({ names, sort, onChange }: { names: string[]; sort: Sort[]; on
             placeholder="Field"
             data={choices}
             value={null}
-            onChange={(v) => v && onChange([...sort, { field: v, direction: 'ascending' }])}
+            onChange={(v) => v && change([...sort, { field: v, direction: 'ascending' }], 'add')}
+            ref={addInput}
             searchable
             size="xs"
             style={{ flex: 1 }}
