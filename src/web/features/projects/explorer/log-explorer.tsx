@@ -41,7 +41,9 @@ import {
   isNumericType,
   literal,
   loadColumns,
+  missingCond,
   moveSort,
+  nullCond,
   saveColumns,
   sortsFromParams,
   sortToParam,
@@ -343,10 +345,10 @@ function GroupList({ project, context, filter, field, metricField, logsWindow }:
   const counts = useQuery(rowQueries.metric(project, context, 'count', [field], filter, field));
   const means = useQuery(rowQueries.metric(project, context, 'mean', metricField ? [metricField] : [], filter, field));
   const ref = fieldRef(field);
-  const missingCond = `not exists(${ref})`;
-  const nullCond = `exists(${ref}) and ${ref} is None`;
-  const missing = useQuery(rowQueries.query(project, context, { filter: andFilters(filter, missingCond), limit: 1 }));
-  const nulls = useQuery(rowQueries.query(project, context, { filter: andFilters(filter, nullCond), limit: 1 }));
+  const noValue = missingCond(field);
+  const isNull = nullCond(field);
+  const missing = useQuery(rowQueries.query(project, context, { filter: andFilters(filter, noValue), limit: 1 }));
+  const nulls = useQuery(rowQueries.query(project, context, { filter: andFilters(filter, isNull), limit: 1 }));
   const [open, setOpen] = useState<ReadonlySet<string>>(new Set());
   const id = useId();
   if (values.isPending || missing.isPending || nulls.isPending) return <Skeleton height={160} aria-label="Loading groups" />;
@@ -389,8 +391,8 @@ function GroupList({ project, context, filter, field, metricField, logsWindow }:
         ]
       : [];
   items.push(
-    ...special(nulls.data!.count, { id: 'null', cond: nullCond, caption: `Logs where ${field} is null` }, `${field} = null`, '(stored as null)'),
-    ...special(missing.data!.count, { id: 'missing', cond: missingCond, caption: `Logs without ${field}` }, '(no value)', `logs without ${field}`),
+    ...special(nulls.data!.count, { id: 'null', cond: isNull, caption: `Logs where ${field} is null` }, `${field} = null`, '(stored as null)'),
+    ...special(missing.data!.count, { id: 'missing', cond: noValue, caption: `Logs without ${field}` }, '(no value)', `logs without ${field}`),
   );
   if (items.length === 0) return <Text c="dimmed">No log matches this filter.</Text>;
   return (

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { sortingText } from '../../../data/rows.ts';
 import { parseFilter } from '../../../../shared/logs-filter/index.ts';
-import { andFilters, clickSort, fieldRef, groupKey, literal, moveSort, sortFromParam, sortsFromParams, sortToParam, type Sort } from './model.ts';
+import { andFilters, clickSort, fieldRef, groupKey, literal, missingCond, moveSort, nullCond, sortFromParam, sortsFromParams, sortToParam, type Sort } from './model.ts';
 
 describe('log explorer state', () => {
   it('reads and writes the sort of the URL, the direction after the last colon', () => {
@@ -70,11 +70,14 @@ describe('log explorer state', () => {
     ] as const) {
       const cond = `${fieldRef(field)} == ${literal(value)}`;
       expect(() => parseFilter(andFilters('score > 1', cond)), cond).not.toThrow();
+      for (const other of [nullCond(field), missingCond(field)]) expect(() => parseFilter(andFilters('score > 1', other)), other).not.toThrow();
     }
     expect(fieldRef('my-field')).toBe('`my-field`');
     expect(literal({ a: 1, 'b c': 'x' })).toBe('{"a": 1, "b c": "x"}');
     expect(literal({ a: Infinity })).toBeNull();
     expect(andFilters('', ' x == 1 ')).toBe('x == 1');
+    expect(missingCond('my-field')).toBe('not exists(`my-field`)');
+    expect(nullCond('meta')).toBe('exists(meta) and meta is None');
   });
 
   it('keys groups as the metric route does (Python str())', () => {

@@ -80,6 +80,10 @@ export function literal(value: unknown): string | null {
   return null;
 }
 
+/** A group's own condition: logs whose field is stored as null; logs without the field ("(no value)"). */
+export const nullCond = (field: string) => `exists(${fieldRef(field)}) and ${fieldRef(field)} is None`;
+export const missingCond = (field: string) => `not exists(${fieldRef(field)})`;
+
 /** Both conditions (either may be empty). */
 export function andFilters(a: string, b: string): string {
   const x = a.trim();
