@@ -162,4 +162,128 @@ test.describe('log explorer', () => {
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     await snap(page, 'explorer-error-390');
   });
+
+  test('sort by several keys (headers with shift, or the Sort menu by keyboard), by id, and open dict, null and missing groups', async ({ page, roster }) => {
+    test.slow();
+    const user = await roster.createUser({ name: 'Sorting Sam' });
+    const api = roster.api(user.api_key);
+    const project = unique('sorts').replace(/[^a-zA-Z0-9_-]/g, '-');
+    await api.post('/v0/project', { name: project });
+    // n 0–8; score n % 3; meta a dict for n < 6 (two values, each three times), missing for 6 and 7, null for 8.
+    const entries = Array.from({ length: 9 }, (_, n) => ({
+      n,
+      score: n % 3,
+      note: `note ${n}`,
+      ...(n < 6 ? { meta: { k: n % 2 ? 'odd' : 'even', path: [1, { deep: true }] } } : n === 8 ? { meta: null } : {}),
+    }));
+    await api.post('/v0/logs', { project_name: project, context: 'runs', entries });
+
+    await signIn(page, user.api_key, `/projects/${project}/contexts/runs`);
+    const table = page.getByRole('table', { name: 'Rows of runs' });
+    const rows = table.getByRole('row', { name: /^Log \d+/ });
+    await expect(rows).toHaveCount(9);
+    const notes = async () => (await rows.allInnerTexts()).map((t) => /note \d+/.exec(t)?.[0]);
+
+    // A click sorts by score; shift+click adds n as the second key, then turns it descending.
+    const scoreHeader = table.getByRole('columnheader', { name: /^score/ });
+    const nHeader = table.getByRole('columnheader', { name: /^n\b/ });
+    await scoreHeader.getByRole('button').click();
+    await nHeader.getByRole('button').click({ modifiers: ['Shift'] });
+    await nHeader.getByRole('button').click({ modifiers: ['Shift'] });
+    await expect(page).toHaveURL(/[?&]sort=score%3Aasc&sort=n%3Adesc/);
+    await expect(scoreHeader).toHaveAttribute('aria-sort', 'ascending');
+    await expect(nHeader).not.toHaveAttribute('aria-sort');
+    await expect(nHeader.getByTestId('sort-priority')).toHaveText('2');
+    await expect(nHeader).toHaveAccessibleName(/sort key 2 of 2, descending/);
+    await expect.poll(notes).toEqual(['note 6', 'note 3', 'note 0', 'note 7', 'note 4', 'note 1', 'note 8', 'note 5', 'note 2']);
+    await page.reload();
+    await expect.poll(notes).toEqual(['note 6', 'note 3', 'note 0', 'note 7', 'note 4', 'note 1', 'note 8', 'note 5', 'note 2']);
+
+    // The Sort menu, by keyboard only: it lists the keys in order; move n up, then drop it and add the id.
+    const sortButton = page.getByRole('button', { name: 'Sort (2)' });
+    await sortButton.focus();
+    await page.keyboard.press('Enter');
+    const keys = page.getByRole('list', { name: 'Sort keys, first one first' });
+    await expect(keys.getByRole('listitem')).toHaveText([/^1score/, /^2n/]);
+    await expect(keys.getByRole('combobox', { name: 'Direction of n' })).toHaveValue('descending');
+    await checkA11y(page);
+    await snap(page, 'sort-menu-1280');
+    await keys.getByRole('button', { name: 'Move n up' }).focus();
+    await page.keyboard.press('Enter');
+    await expect(keys.getByRole('listitem')).toHaveText([/^1n/, /^2score/]);
+    await expect(page).toHaveURL(/[?&]sort=n%3Adesc&sort=score%3Aasc/);
+    await expect.poll(notes).toEqual(['note 8', 'note 7', 'note 6', 'note 5', 'note 4', 'note 3', 'note 2', 'note 1', 'note 0']);
+    // Focus stays on the moved key's button (now at the top, so it says it is disabled).
+    const moveUp = keys.getByRole('button', { name: 'Move n up' });
+    await expect(moveUp).toBeFocused();
+    await expect(moveUp).toHaveAttribute('aria-disabled', 'true');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Tab');
+    await expect(keys.getByRole('button', { name: 'Remove n' })).toBeFocused();
+    await page.keyboard.press('Enter');
+    await expect(keys.getByRole('listitem')).toHaveText([/^1score/]);
+    await expect(keys.getByRole('button', { name: 'Remove score' })).toBeFocused();
+    await page.keyboard.press('Tab');
+    const add = page.getByRole('combobox', { name: 'Add a sort key' });
+    await expect(add).toBeFocused();
+    await page.keyboard.type('id');
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Enter');
+    await expect(keys.getByRole('listitem')).toHaveText([/^1score/, /^2id/]);
+    await expect(page).toHaveURL(/[?&]sort=score%3Aasc&sort=log_id%3Aasc/);
+    // Ties of score in id order now, oldest first (the default tie-break would be newest first).
+    await expect.poll(notes).toEqual(['note 0', 'note 3', 'note 6', 'note 1', 'note 4', 'note 7', 'note 2', 'note 5', 'note 8']);
+    // Escape closes the field list first (if open), then the menu.
+    await expect(async () => {
+      await page.keyboard.press('Escape');
+      await expect(keys).toBeHidden({ timeout: 1000 });
+    }).toPass();
+
+    // The id column sorts both ways on its own.
+    const idHeader = table.getByRole('columnheader', { name: /^id/ });
+    await idHeader.getByRole('button').click();
+    await expect(idHeader).toHaveAttribute('aria-sort', 'ascending');
+    await expect(page).toHaveURL(/[?&]sort=log_id%3Aasc$/);
+    await expect.poll(notes).toEqual(['note 0', 'note 1', 'note 2', 'note 3', 'note 4', 'note 5', 'note 6', 'note 7', 'note 8']);
+    await idHeader.getByRole('button').click();
+    await expect(idHeader).toHaveAttribute('aria-sort', 'descending');
+    await expect.poll(notes).toEqual(['note 8', 'note 7', 'note 6', 'note 5', 'note 4', 'note 3', 'note 2', 'note 1', 'note 0']);
+
+    // Group by a dict field: each dict value is a group that opens; null and missing are groups too.
+    await page.getByRole('combobox', { name: 'Group by' }).click();
+    await page.getByRole('option', { name: 'meta', exact: true }).click();
+    const groups = page.getByRole('list', { name: 'Groups by meta' });
+    const even = groups.getByRole('button', { name: /meta = \{"k":"even","path":\[1,\{"deep":true\}\]\}/ });
+    await expect(even).toContainText('3 logs');
+    await expect(groups.getByRole('button', { name: /meta = null/ })).toContainText('1 log');
+    const noValue = groups.getByRole('button', { name: /^\(no value\)/ });
+    await expect(noValue).toContainText('2 logs');
+    await expect(groups.getByRole('listitem')).toHaveCount(4);
+    await even.click();
+    await expect(even).toHaveAttribute('aria-expanded', 'true');
+    const evenRows = page.getByRole('table', { name: /^Logs where meta is \{"k":"even"/ }).getByRole('row', { name: /^Log \d+/ });
+    await expect(evenRows).toHaveCount(3);
+    await expect(evenRows).toHaveText([/note 4/, /note 2/, /note 0/]);
+    await checkA11y(page);
+    await snap(page, 'dict-group-1280');
+    await noValue.focus();
+    await page.keyboard.press('Enter');
+    await expect(noValue).toHaveAttribute('aria-expanded', 'true');
+    await expect(page.getByRole('table', { name: 'Logs without meta' }).getByRole('row', { name: /^Log \d+/ })).toHaveText([/note 7/, /note 6/]);
+    await groups.getByRole('button', { name: /meta = null/ }).click();
+    await expect(page.getByRole('table', { name: 'Logs where meta is null' }).getByRole('row', { name: /^Log \d+/ })).toHaveText([/note 8/]);
+    await checkA11y(page);
+
+    // Narrow screens: the groups and the Sort menu fit.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await expect(even).toBeVisible();
+    // (polled: the opened groups' tables settle into their own scroll boxes after the resize)
+    await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await snap(page, 'dict-group-390');
+    await page.getByRole('button', { name: 'Sort (1)' }).click();
+    await expect(page.getByRole('list', { name: 'Sort keys, first one first' })).toBeVisible();
+    await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await checkA11y(page);
+    await snap(page, 'sort-menu-390');
+  });
 });

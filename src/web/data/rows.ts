@@ -27,17 +27,18 @@ export const rowKeys = {
 
 /**
  * What `rowQueries.query` reads: `filter` in the logs filter language (empty: every log), `sorting` as
- * the logs API takes it (`{"score": "descending"}`, keys are fields or expressions; ties newest first),
- * and a page (`limit` 1–1000, default 100).
+ * the logs API takes it (`{"score": "descending"}`, keys are fields or expressions, `log_id` the log's
+ * id; ties newest first) or as a list of keys in priority order, and a page (`limit` 1–1000, default 100).
  */
 export interface LogsQueryParams {
   filter?: string;
-  sorting?: Record<string, 'ascending' | 'descending'> | null;
+  sorting?: Record<string, SortDirection> | readonly { field: string; direction: SortDirection }[] | null;
   offset?: number;
   limit?: number;
 }
 
 export type Metric = (typeof METRICS)[number];
+export type SortDirection = 'ascending' | 'descending';
 export type Fields = ResponseOf<typeof listFields>;
 export type LogsPage = { logs: Log[]; count: number };
 
@@ -62,12 +63,20 @@ async function fetchEveryRow(project: string, context: string, commit: string | 
 
 const contextQuery = (project: string, context: string) => ({ project_name: project, context });
 
+/** `sorting` as JSON text whose key order is the priority (a list is written by hand: an object puts "2" first). */
+export function sortingText(sorting: LogsQueryParams['sorting']): string | undefined {
+  if (!sorting) return undefined;
+  const keys = Array.isArray(sorting) ? sorting : Object.entries(sorting).map(([field, direction]) => ({ field, direction }));
+  if (keys.length === 0) return undefined;
+  return `{${keys.map((k) => `${JSON.stringify(k.field)}: ${JSON.stringify(k.direction)}`).join(', ')}}`;
+}
+
 async function readPage(project: string, context: string, q: LogsQueryParams, signal: AbortSignal): Promise<LogsPage> {
   const read = await api(readLogs, {
     query: {
       ...contextQuery(project, context),
       filter: q.filter?.trim() || undefined,
-      sorting: q.sorting && Object.keys(q.sorting).length ? JSON.stringify(q.sorting) : undefined,
+      sorting: sortingText(q.sorting),
       offset: q.offset ?? 0,
       limit: q.limit ?? 100,
     },

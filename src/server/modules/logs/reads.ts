@@ -23,8 +23,11 @@ export const MAX_UNPAGED_LOGS = 10_000;
 
 type Query = z.output<typeof LogsQuery>;
 
-/** `{"field or expression": "ascending" | "descending"}`, in priority order. */
-export function sortTerms(compiler: FilterCompiler, text: string | undefined, loc: string[] = ['query', 'sorting']): Sql[] {
+/**
+ * `{"field or expression": "ascending" | "descending"}`, in priority order. With `idColumn`, the key
+ * `log_id` is the log's id (the hosted platform's pseudo-field, logs-api.md §11.2), not an entry.
+ */
+export function sortTerms(compiler: FilterCompiler, text: string | undefined, loc: string[] = ['query', 'sorting'], idColumn?: Sql): Sql[] {
   if (text === undefined || text.trim() === '') return [];
   let parsed: unknown;
   try {
@@ -36,6 +39,7 @@ export function sortTerms(compiler: FilterCompiler, text: string | undefined, lo
   return Object.entries(parsed).flatMap(([key, direction]) => {
     const dir = typeof direction === 'string' ? direction.toLowerCase() : '';
     if (!['ascending', 'descending', 'asc', 'desc'].includes(dir)) throw badRequestError(`sorting: the direction of "${key}" must be "ascending" or "descending".`);
+    if (idColumn && key.trim() === 'log_id') return [dir.startsWith('desc') ? sql`${idColumn} desc` : sql`${idColumn} asc`];
     let node;
     try {
       node = parseFilter(key);
@@ -88,7 +92,7 @@ export async function readLogs(db: Conn, dialect: Dialect, scope: Scope, query: 
           sql` or `,
         )})`,
       );
-    order = sortTerms(compiler, query.sorting);
+    order = sortTerms(compiler, query.sorting, undefined, sql`r.id`);
   } catch (error) {
     if (error instanceof FilterSyntaxError) throw filterError(error, ['query', which]);
     throw error;

@@ -5,7 +5,7 @@ import { useState } from 'react';
 import type { Log } from '../../../../shared/projects.ts';
 import { rowQueries } from '../../../data/rows.ts';
 import { formatValue } from '../model.ts';
-import { nextSort, type Sort } from './model.ts';
+import { clickSort, ID_SORT, type Sort } from './model.ts';
 
 /** Logs per request: the server pages (offset/limit), the table renders only the lines in view. */
 export const PAGE_SIZE = 100;
@@ -17,8 +17,9 @@ export interface WindowProps {
   project: string;
   context: string;
   filter: string;
-  sort: Sort | null;
-  onSort: (sort: Sort | null) => void;
+  /** Sort keys in priority order (none: newest first). */
+  sort: Sort[];
+  onSort: (sort: Sort[]) => void;
   columns: string[];
   types: Record<string, string>;
   caption: string;
@@ -28,20 +29,46 @@ export interface WindowProps {
   disabledReason?: string | null;
 }
 
-function SortHeader({ column, type, sort, onSort }: { column: string; type: string | undefined; sort: Sort | null; onSort: (s: Sort | null) => void }) {
-  const mine = sort?.field === column ? sort.direction : undefined;
+interface SortHeaderProps {
+  column: string;
+  label: string;
+  type: string | undefined;
+  sort: Sort[];
+  onSort: (s: Sort[]) => void;
+  width?: number;
+}
+
+/** A column header that sorts by it; shift+click adds it as a further key. The primary key has aria-sort. */
+function SortHeader({ column, label, type, sort, onSort, width }: SortHeaderProps) {
+  const index = sort.findIndex((s) => s.field === column);
+  const mine = index >= 0 ? sort[index]!.direction : undefined;
   const Icon = mine === 'ascending' ? IconArrowUp : mine === 'descending' ? IconArrowDown : IconArrowsSort;
+  const several = sort.length > 1 && mine !== undefined;
   return (
-    <Table.Th scope="col" aria-sort={mine ?? 'none'} style={{ whiteSpace: 'nowrap' }}>
+    <Table.Th scope="col" aria-sort={index === 0 ? mine : undefined} w={width} style={{ whiteSpace: 'nowrap' }}>
       <UnstyledButton
-        onClick={() => onSort(nextSort(sort, column))}
+        // Shift+click must not select the header's text.
+        onMouseDown={(e) => {
+          if (e.shiftKey) e.preventDefault();
+        }}
+        onClick={(e) => onSort(clickSort(sort, column, e.shiftKey))}
         fw={700}
         fz="sm"
-        title={type ? `${column} (${type})` : column}
+        title={`${type ? `${label} (${type})` : label}: click to sort by it, shift+click to add it as a further sort key`}
         style={{ display: 'inline-flex', alignItems: 'center', gap: 4, maxWidth: 220 }}
       >
-        <span style={{ overflow: 'hidden', textOverflow: 'ellipsis' }}>{column}</span>
+        <span style={{ overflow: 'hidden', textOverflow: 'ellipsis' }}>{label}</span>
         <Icon size={14} aria-hidden style={{ flexShrink: 0, opacity: mine ? 1 : 0.45 }} />
+        {several && (
+          <>
+            <Text span fz={11} fw={700} c="blue" aria-hidden data-testid="sort-priority">
+              {index + 1}
+            </Text>
+            <VisuallyHidden>
+              , sort key {index + 1} of {sort.length}, {mine}
+            </VisuallyHidden>
+          </>
+        )}
       </UnstyledButton>
     </Table.Th>
   );
@@ -50,13 +77,12 @@ function SortHeader({ column, type, sort, onSort }: { column: string; type: stri
 /**
  * Logs of a filter as a table that fetches pages of PAGE_SIZE around what is in view and renders only
  * those lines (spacer rows keep the scroll height), so 100 000 logs scroll smoothly. Column headers sort
- * (server-side); a row opens on click or Enter.
+ * (server-side), shift+click adds further keys; a row opens on click or Enter.
  */
 export function LogsWindow(props: WindowProps) {
   const { project, context, filter, sort, onSort, columns, types, caption, maxHeight, onOpen, onDelete, disabledReason } = props;
   const [scrollTop, setScrollTop] = useState(0);
   const [count, setCount] = useState<number | null>(null);
-  const sorting = sort ? { [sort.field]: sort.direction } : null;
   const header = ROW_HEIGHT + 4;
   const viewport = maxHeight - header;
   const first = Math.max(0, Math.floor(scrollTop / ROW_HEIGHT) - OVERSCAN);
@@ -66,7 +92,7 @@ export function LogsWindow(props: WindowProps) {
   if (!pageIndexes.includes(0)) pageIndexes.unshift(0); // the count and errors come from the first page
   const pages = useQueries({
     queries: pageIndexes.map((p) => ({
-      ...rowQueries.query(project, context, { filter, sorting, offset: p * PAGE_SIZE, limit: PAGE_SIZE }),
+      ...rowQueries.query(project, context, { filter, sorting: sort, offset: p * PAGE_SIZE, limit: PAGE_SIZE }),
       placeholderData: undefined, // another page's rows must not stand in for these
     })),
   });
@@ -158,11 +184,9 @@ export function LogsWindow(props: WindowProps) {
         <VisuallyHidden component="caption">{caption}</VisuallyHidden>
         <Table.Thead>
           <Table.Tr aria-rowindex={1}>
-            <Table.Th scope="col" w={80}>
-              id
-            </Table.Th>
+            <SortHeader column={ID_SORT} label="id" type={undefined} sort={sort} onSort={onSort} width={80} />
             {columns.map((c) => (
-              <SortHeader key={c} column={c} type={types[c]} sort={sort} onSort={onSort} />
+              <SortHeader key={c} column={c} label={c} type={types[c]} sort={sort} onSort={onSort} />
             ))}
             {actions && (
               <Table.Th scope="col" w={90}>

@@ -17,10 +17,45 @@ export function sortFromParam(param: string | null): Sort | null {
 }
 export const sortToParam = (sort: Sort) => `${sort.field}:${sort.direction === 'ascending' ? 'asc' : 'desc'}`;
 
-/** A header click: none → ascending → descending → none (newest first). */
-export function nextSort(current: Sort | null, field: string): Sort | null {
-  if (current?.field !== field) return { field, direction: 'ascending' };
-  return current.direction === 'ascending' ? { field, direction: 'descending' } : null;
+/** The log id as a sort key: the logs API's pseudo-field (the explorer's id column). */
+export const ID_SORT = 'log_id';
+
+/** Sort keys from the URL (`sort=score:desc&sort=n:asc`, priority in order); bad or repeated ones are dropped. */
+export function sortsFromParams(params: readonly string[]): Sort[] {
+  const sorts: Sort[] = [];
+  for (const p of params) {
+    const s = sortFromParam(p);
+    if (s && !sorts.some((t) => t.field === s.field)) sorts.push(s);
+  }
+  return sorts;
+}
+
+const cycle = (d: Direction | undefined): Direction | null => (d === undefined ? 'ascending' : d === 'ascending' ? 'descending' : null);
+
+/**
+ * A header click: that column alone, ascending (any other keys dropped), then descending, then none
+ * (newest first). With shift (`add`) the column is added as the last key, or its direction cycles
+ * in place and it leaves after descending.
+ */
+export function clickSort(current: readonly Sort[], field: string, add: boolean): Sort[] {
+  const mine = current.find((s) => s.field === field)?.direction;
+  const next = cycle(mine);
+  if (!add) {
+    if (current.length !== 1 || mine === undefined) return [{ field, direction: 'ascending' }];
+    return next ? [{ field, direction: next }] : [];
+  }
+  if (mine === undefined) return [...current, { field, direction: 'ascending' }];
+  return next ? current.map((s) => (s.field === field ? { field, direction: next } : s)) : current.filter((s) => s.field !== field);
+}
+
+/** A key moved up (-1) or down (+1) in priority. */
+export function moveSort(current: readonly Sort[], field: string, delta: -1 | 1): Sort[] {
+  const i = current.findIndex((s) => s.field === field);
+  const j = i + delta;
+  if (i < 0 || j < 0 || j >= current.length) return [...current];
+  const next = [...current];
+  [next[i], next[j]] = [next[j]!, next[i]!];
+  return next;
 }
 
 const KEYWORDS = new Set(['and', 'or', 'not', 'in', 'is', 'None', 'True', 'False', 'true', 'false', 'null', 'if', 'else', 'lambda']);
@@ -28,7 +63,7 @@ const KEYWORDS = new Set(['and', 'or', 'not', 'in', 'is', 'None', 'True', 'False
 /** A field as the filter language names it: bare when it is an identifier, in backticks otherwise. */
 export const fieldRef = (name: string) => (/^[A-Za-z_][A-Za-z0-9_]*$/.test(name) && !KEYWORDS.has(name) ? name : `\`${name}\``);
 
-/** A group's value as a filter literal, or null when the language has none for it (dicts). */
+/** A group's value as a filter literal (dicts and lists compare by deep equality), or null when it has none. */
 export function literal(value: unknown): string | null {
   if (value === null || value === undefined) return 'None';
   if (typeof value === 'boolean') return value ? 'True' : 'False';
@@ -38,8 +73,16 @@ export function literal(value: unknown): string | null {
     const items = value.map(literal);
     return items.every((i) => i !== null) ? `[${items.join(', ')}]` : null;
   }
+  if (typeof value === 'object') {
+    const items = Object.entries(value as Record<string, unknown>).map(([k, v]) => [JSON.stringify(k), literal(v)] as const);
+    return items.every(([, v]) => v !== null) ? `{${items.map(([k, v]) => `${k}: ${v}`).join(', ')}}` : null;
+  }
   return null;
 }
+
+/** A group's own condition: logs whose field is stored as null; logs without the field ("(no value)"). */
+export const nullCond = (field: string) => `exists(${fieldRef(field)}) and ${fieldRef(field)} is None`;
+export const missingCond = (field: string) => `not exists(${fieldRef(field)})`;
 
 /** Both conditions (either may be empty). */
 export function andFilters(a: string, b: string): string {
