@@ -1,6 +1,6 @@
 import type { Scope } from '../../auth/principal.ts';
 import type { Conn } from '../../db/connection.ts';
-import { inScope, scopeKey } from '../../db/scope.ts';
+import { scopeKey } from '../../db/scope.ts';
 
 export interface NewProject {
   name: string;
@@ -14,10 +14,12 @@ export interface NewProject {
 export async function createProject(db: Conn, scope: Scope, input: NewProject, now: Date): Promise<{ id: number } | null> {
   let order = input.order ?? null;
   if (order === null) {
+    // By scope_key, on the (scope_key, sort_order) index: one index probe. By user_id/organization_id (no
+    // index) it read every project of every account: POST /v0/project took ~1.2 ms of CPU with 9 000 projects.
     const last = await db
       .selectFrom('projects')
       .select((eb) => eb.fn.max('sort_order').as('max'))
-      .where(inScope(scope))
+      .where('scope_key', '=', scopeKey(scope))
       .executeTakeFirst();
     order = last?.max === null || last?.max === undefined ? 0 : Number(last.max) + 1;
   }
