@@ -169,7 +169,7 @@ async function main() {
       console.log(`Reference: bare Fastify constant route (${loadTool}, ${CONNECTIONS} connections, ${DURATION}s each)`);
       const reference = await start([path.join(root, 'bench/reference-server.mjs')], { PORT: String(refPort) }, 'reference ready');
       await load('warm-up', { url: `http://127.0.0.1:${refPort}/`, duration: 2 });
-      const ref = await load('reference (bare Fastify)', { url: `http://127.0.0.1:${refPort}/`, duration: DURATION });
+      const ref = await load('reference (bare Fastify)', { url: `http://127.0.0.1:${refPort}/`, duration: DURATION, pid: reference.pid });
       await stop(reference);
       ref.ratio = 1;
       loads.push(ref);
@@ -260,7 +260,7 @@ async function main() {
           continue;
         }
         await load('warm-up', { ...s.opts, duration: 2 });
-        const r = await load(s.name, { ...s.opts, duration: DURATION });
+        const r = await load(s.name, { ...s.opts, duration: DURATION, pid: server.pid });
         r.ratio = Number((r.requestsPerSec / ref.requestsPerSec).toFixed(3));
         r.target = s.target;
         r.met = r.ratio >= s.target && r.p99 < P99_TARGET_MS && r.non2xx === 0;
@@ -292,7 +292,16 @@ async function main() {
   }
 
   console.log('');
-  console.log('endpoint'.padEnd(44), 'req/s'.padStart(8), 'p50 ms'.padStart(7), 'p99 ms'.padStart(7), 'ratio'.padStart(6), 'vs peer'.padStart(8), ' target');
+  console.log(
+    'endpoint'.padEnd(44),
+    'req/s'.padStart(8),
+    'p50 ms'.padStart(7),
+    'p99 ms'.padStart(7),
+    'µs/req'.padStart(7),
+    'ratio'.padStart(6),
+    'vs peer'.padStart(8),
+    ' target',
+  );
   for (const r of loads) {
     const goal = r.target === undefined ? '' : ` ≥${r.target}${r.peerTarget ? `, ≥${r.peerTarget}× peer` : ''}, p99<${P99_TARGET_MS}${r.met ? ' ok' : ' MISSED'}`;
     console.log(
@@ -300,6 +309,7 @@ async function main() {
       String(r.requestsPerSec).padStart(8),
       String(r.p50).padStart(7),
       String(r.p99).padStart(7),
+      String(r.cpuUs ?? '').padStart(7),
       (r.ratio?.toFixed(2) ?? '').padStart(6),
       (r.peerRatio === undefined ? '' : `${r.peerRatio}×`).padStart(8),
       goal,
@@ -370,7 +380,7 @@ async function measurePeer(port: number, skipped: string[]): Promise<LoadResult 
   try {
     const spec = { url: `http://127.0.0.1:${port}/v0/projects`, headers: { authorization: `Bearer ${PEER_KEY}` } };
     await load('warm-up', { ...spec, duration: 2 });
-    return await load('peer: FastAPI GET /v0/projects (20)', { ...spec, duration: DURATION });
+    return await load('peer: FastAPI GET /v0/projects (20)', { ...spec, duration: DURATION, pid: peer.pid });
   } finally {
     await stop(peer);
   }
