@@ -333,12 +333,7 @@ async function rehome(tx: Conn, rowId: number, to: { context_id: number; unique_
   await tx.deleteFrom('context_log_members').where('context_id', '=', to.context_id).where('row_id', '=', rowId).execute();
   await tx.updateTable('context_rows').set({ context_id: to.context_id, unique_key: uniqueKey, content_hash: contentHash }).where('id', '=', rowId).execute();
   const home = await tx.selectFrom('contexts').select('is_versioned').where('id', '=', to.context_id).executeTakeFirstOrThrow();
-  if (home.is_versioned)
-    await tx
-      .insertInto('pending_changes')
-      .values({ context_id: to.context_id, row_id: rowId })
-      .onConflict((oc) => oc.doNothing())
-      .execute();
+  await markPending(tx, { id: to.context_id, is_versioned: home.is_versioned }, rowId);
 }
 
 /** Re-homes the log to another context it is a member of (not `leaving`); false when there is none. */
@@ -573,7 +568,7 @@ export async function replaceRow(tx: Conn, rules: ContextRules, rowId: number, e
 }
 
 /** A versioned context remembers which rows changed since its HEAD (the uncommitted count, the next commit). */
-async function markPending(tx: Conn, rules: ContextRules, rowId: number): Promise<void> {
+async function markPending(tx: Conn, rules: Pick<ContextRules, 'id' | 'is_versioned'>, rowId: number): Promise<void> {
   if (!rules.is_versioned) return;
   await tx
     .insertInto('pending_changes')
