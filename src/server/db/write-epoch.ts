@@ -21,7 +21,7 @@ export const writesLogsTable = (sql: string): boolean => WRITE_TO_LOGS_TABLE.tes
 /**
  * Changes to a set of tables, as one number. In this process the statement that writes moves it (every
  * query goes through `watch`); another process is seen through `external`: SQLite's data_version (moves
- * when another connection commits to the file) or, on PostgreSQL, the notifications the auth tables'
+ * when another connection commits to the file) or, on PostgreSQL, the notifications the watched tables'
  * triggers send at commit (see db/change-listener.ts), counted into `notified`.
  */
 export class WriteEpoch {
@@ -33,7 +33,7 @@ export class WriteEpoch {
     private readonly external: () => number = () => 0,
   ) {}
 
-  /** The current stamp; equal stamps mean nothing authentication reads has changed in between. */
+  /** The current stamp; equal stamps mean none of the watched tables has changed in between. */
   stamp(): string {
     return `${this.local}:${this.notified}:${this.external()}`;
   }
@@ -43,7 +43,7 @@ export class WriteEpoch {
   }
 
   /**
-   * Wraps a connection so that its writes to the auth tables bump the epoch once they have run, and again
+   * Wraps a connection so that its writes to the watched tables bump the epoch once they have run, and again
    * when their transaction ends: a read on another connection between the write and the commit still saw
    * the old row, and what it cached must not outlive the commit.
    */
