@@ -272,4 +272,18 @@ describe('logs in several contexts', () => {
     expect((await addLogs('A', [a])).json().info).toContain('already');
     expect(await ids('A')).toEqual([b, a]);
   });
+
+  it("another account's log ids are unknown ids: a 400, and nothing of theirs is read or joined", async () => {
+    const t = await makeTestApp();
+    const theirs = await setup(t);
+    const secret = await theirs.log('private', { token: 'theirs' });
+    const mine = await setup(t);
+    const own = await mine.log('A', { x: 1 });
+    const res = await mine.addLogs('B', [own, secret]);
+    expect(res.statusCode).toBe(400);
+    expect(res.json().detail).toContain(String(secret));
+    expect(res.body).not.toContain('theirs');
+    expect((await mine.call('GET', `/v0/logs?${mine.q({ context: 'B' })}`)).statusCode).toBe(404);
+    expect(await theirs.ids('private')).toEqual([secret]);
+  });
 });
