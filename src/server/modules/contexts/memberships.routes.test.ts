@@ -286,4 +286,26 @@ describe('logs in several contexts', () => {
     expect((await mine.call('GET', `/v0/logs?${mine.q({ context: 'B' })}`)).statusCode).toBe(404);
     expect(await theirs.ids('private')).toEqual([secret]);
   });
+
+  it('member logs added or removed since HEAD count as uncommitted changes of a versioned context', async () => {
+    const t = await makeTestApp();
+    const { call, create, log, addLogs, detach } = await setup(t);
+    await create({ name: 'B', is_versioned: true });
+    await create({ name: 'C', is_versioned: false });
+    const a = await log('A', { x: 1 });
+    const b = await log('B', { x: 2 });
+    const uncommitted = async () =>
+      Object.fromEntries(
+        ((await call('GET', '/v0/project/demo/contexts')).json() as { name: string; uncommitted_changes: number }[]).map((c) => [c.name, c.uncommitted_changes]),
+      );
+    expect((await call('POST', '/v0/project/demo/contexts/B/commit', { commit_message: 'b' })).statusCode).toBe(200);
+    expect((await uncommitted()).B).toBe(0);
+    expect((await addLogs('B', [a])).statusCode).toBe(200);
+    expect((await addLogs('C', [a, b])).statusCode).toBe(200);
+    expect(await uncommitted()).toMatchObject({ B: 1, C: 0 });
+    expect((await call('POST', '/v0/project/demo/contexts/B/commit', { commit_message: 'a joins' })).statusCode).toBe(200);
+    expect((await uncommitted()).B).toBe(0);
+    expect((await detach('B', [a])).statusCode).toBe(200);
+    expect((await uncommitted()).B).toBe(1);
+  });
 });
