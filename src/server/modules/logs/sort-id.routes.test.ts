@@ -22,4 +22,16 @@ describe('GET /v0/logs sorting by log_id', () => {
     expect(await ids('{"g": "descending", "log_id": "asc"}')).toEqual([b, d, a, c]);
     expect(await ids('{"g": "ascending"}')).toEqual([c, a, d, b]);
   });
+
+  it('a stored field named log_id is sorted by its value when named in backticks', async () => {
+    const t = await makeTestApp();
+    const u = await t.user();
+    const call = (method: 'GET' | 'POST', url: string, json?: unknown) => t.request(method, url, { key: u.apiKey, json });
+    expect((await call('POST', '/v0/project', { name: 'demo' })).statusCode).toBe(200);
+    const made = await call('POST', '/v0/logs', { project_name: 'demo', context: 'runs', entries: [{ log_id: 2 }, { log_id: 3 }, { log_id: 1 }] });
+    const [a, b, c] = made.json().log_event_ids as number[];
+    const res = await call('GET', `/v0/logs?${new URLSearchParams({ project_name: 'demo', context: 'runs', sorting: '{"`log_id`": "ascending"}' })}`);
+    expect(res.statusCode, res.body).toBe(200);
+    expect((res.json().logs as { id: number }[]).map((l) => l.id)).toEqual([c, a, b]);
+  });
 });
