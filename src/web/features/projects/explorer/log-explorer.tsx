@@ -38,6 +38,7 @@ import {
   formatMetric,
   groupKey,
   ID_SORT,
+  sortingOf,
   isNumericType,
   literal,
   loadColumns,
@@ -472,7 +473,7 @@ export function LogExplorer({ project, context, cannotWrite }: { project: string
   );
 
   const fields = useQuery(rowQueries.fields(project, context.name));
-  const first = useQuery(rowQueries.query(project, context.name, { filter, sorting: sort, offset: 0, limit: PAGE_SIZE }));
+  const first = useQuery(rowQueries.query(project, context.name, { filter, sorting: sortingOf(sort), offset: 0, limit: PAGE_SIZE }));
   const [stored, setStored] = useState(() => loadColumns(project, context.name));
   // The one column order of a context (as on the History tab): unique keys, counters, then the fields in order.
   const { unique_keys, auto_counting } = context;

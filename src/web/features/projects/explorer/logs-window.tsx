@@ -5,7 +5,7 @@ import { useState } from 'react';
 import type { Log } from '../../../../shared/projects.ts';
 import { rowQueries } from '../../../data/rows.ts';
 import { formatValue } from '../model.ts';
-import { clickSort, ID_SORT, type Sort } from './model.ts';
+import { clickSort, ID_SORT, sortingOf, type Sort } from './model.ts';
 
 /** Logs per request: the server pages (offset/limit), the table renders only the lines in view. */
 export const PAGE_SIZE = 100;
@@ -92,7 +92,7 @@ export function LogsWindow(props: WindowProps) {
   if (!pageIndexes.includes(0)) pageIndexes.unshift(0); // the count and errors come from the first page
   const pages = useQueries({
     queries: pageIndexes.map((p) => ({
-      ...rowQueries.query(project, context, { filter, sorting: sort, offset: p * PAGE_SIZE, limit: PAGE_SIZE }),
+      ...rowQueries.query(project, context, { filter, sorting: sortingOf(sort), offset: p * PAGE_SIZE, limit: PAGE_SIZE }),
       placeholderData: undefined, // another page's rows must not stand in for these
     })),
   });

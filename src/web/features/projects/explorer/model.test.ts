@@ -1,7 +1,22 @@
 import { describe, expect, it } from 'vitest';
 import { sortingText } from '../../../data/rows.ts';
 import { parseFilter } from '../../../../shared/logs-filter/index.ts';
-import { andFilters, clickSort, fieldRef, groupKey, literal, missingCond, moveSort, nullCond, sortFromParam, sortsFromParams, sortToParam, type Sort } from './model.ts';
+import {
+  andFilters,
+  clickSort,
+  fieldRef,
+  groupKey,
+  ID_SORT,
+  literal,
+  missingCond,
+  moveSort,
+  nullCond,
+  sortFromParam,
+  sortingOf,
+  sortsFromParams,
+  sortToParam,
+  type Sort,
+} from './model.ts';
 
 describe('log explorer state', () => {
   it('reads and writes the sort of the URL, the direction after the last colon', () => {
@@ -56,6 +71,19 @@ describe('log explorer state', () => {
     expect(JSON.parse(json!)).toEqual({ b: 'descending', 2: 'ascending', log_id: 'ascending' });
     expect(sortingText([])).toBeUndefined();
     expect(sortingText({ a: 'ascending' })).toBe('{"a": "ascending"}');
+  });
+
+  it('names sort keys as the filter language does, so fields with any name sort by their values', () => {
+    const sort: Sort[] = [
+      { field: 'score', direction: 'descending' },
+      { field: 'my score', direction: 'ascending' },
+      { field: '2', direction: 'ascending' },
+      { field: 'class', direction: 'ascending' },
+      { field: ID_SORT, direction: 'descending' },
+    ];
+    const keys = sortingOf(sort).map((s) => s.field);
+    expect(keys).toEqual(['score', '`my score`', '`2`', 'class', 'log_id']);
+    for (const [i, key] of keys.slice(0, 4).entries()) expect(parseFilter(key)).toMatchObject({ type: 'field', name: sort[i]!.field });
   });
 
   it('builds group filters the shared parser reads, for awkward names and values', () => {

@@ -63,6 +63,12 @@ const KEYWORDS = new Set(['and', 'or', 'not', 'in', 'is', 'None', 'True', 'False
 /** A field as the filter language names it: bare when it is an identifier, in backticks otherwise. */
 export const fieldRef = (name: string) => (/^[A-Za-z_][A-Za-z0-9_]*$/.test(name) && !KEYWORDS.has(name) ? name : `\`${name}\``);
 
+/**
+ * The sort keys as the logs API's `sorting` names them: the id column as `log_id`, fields as the filter
+ * language names them (in backticks when not an identifier: `my score`, `class`).
+ */
+export const sortingOf = (sort: readonly Sort[]): Sort[] => sort.map((s) => ({ field: s.field === ID_SORT ? ID_SORT : fieldRef(s.field), direction: s.direction }));
+
 /** A group's value as a filter literal (dicts and lists compare by deep equality), or null when it has none. */
 export function literal(value: unknown): string | null {
   if (value === null || value === undefined) return 'None';
