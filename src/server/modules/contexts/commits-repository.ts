@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Conn } from '../../db/connection.ts';
 import { badRequestError } from '../../domain-errors.ts';
-import { inContext, rehomeRow, type RowsFrom } from './repository.ts';
+import { inContext, memberChangesSinceHead, rehomeRow, type RowsFrom } from './repository.ts';
 
 /**
  * Versions of a context. A commit stores only the rows changed since its parent (commit_rows, with
@@ -76,20 +76,11 @@ export async function createCommit(tx: Conn, contextId: number, message: string 
   return hash;
 }
 
-/** Rows changed since HEAD, or member logs added or removed since HEAD (a member log deleted since is no change of this context). */
+/** Rows changed since HEAD, or member logs added or removed since HEAD (repository.ts memberChangesSinceHead). */
 export async function hasPendingChanges(tx: Conn, contextId: number): Promise<boolean> {
   if (await tx.selectFrom('pending_changes').select('row_id').where('context_id', '=', contextId).limit(1).executeTakeFirst()) return true;
-  const context = await tx.selectFrom('contexts').select('head_commit_id').where('id', '=', contextId).executeTakeFirstOrThrow();
-  const head = context.head_commit_id ?? 0;
-  const result = await sql<{ one: number }>`
-    select 1 as one from context_log_members m
-    where m.context_id = ${contextId} and not exists (select 1 from commit_members cm where cm.commit_id = ${head} and cm.row_id = m.row_id)
-    union all
-    select 1 as one from commit_members cm join context_rows r on r.id = cm.row_id
-    where cm.commit_id = ${head} and r.context_id <> ${contextId}
-      and not exists (select 1 from context_log_members m where m.context_id = ${contextId} and m.row_id = cm.row_id)
-    limit 1`.execute(tx);
-  return result.rows.length > 0;
+  const members = await sql<{ n: number }>`select mch.n from ${memberChangesSinceHead({ contextId })} as mch`.execute(tx);
+  return members.rows.length > 0;
 }
 
 export function findCommit(db: Conn, contextId: number, hash: string) {

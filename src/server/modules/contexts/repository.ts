@@ -56,6 +56,24 @@ export async function createContext(db: Conn, projectId: number, input: NewConte
 }
 
 /**
+ * Member logs added to or removed from each versioned context since its HEAD commit (what its next commit
+ * records besides changed rows), as rows `(context_id, n)`, for one project's contexts or one context. Removed:
+ * a member of the HEAD commit that is no longer one, nor home here. A member log deleted since is no change.
+ */
+export function memberChangesSinceHead(of: { projectId: number } | { contextId: number }) {
+  const which = 'projectId' in of ? sql`mc.project_id = ${of.projectId}` : sql`mc.id = ${of.contextId}`;
+  return sql<{ context_id: number; n: number }>`(select changed.context_id, count(*) as n from (
+    select m.context_id from context_log_members m join contexts mc on mc.id = m.context_id
+    where ${which} and mc.is_versioned = 1
+      and not exists (select 1 from commit_members cm where cm.commit_id = coalesce(mc.head_commit_id, 0) and cm.row_id = m.row_id)
+    union all
+    select mc.id as context_id from contexts mc join commit_members cm on cm.commit_id = mc.head_commit_id join context_rows r on r.id = cm.row_id
+    where ${which} and mc.is_versioned = 1 and r.context_id <> mc.id
+      and not exists (select 1 from context_log_members m where m.context_id = mc.id and m.row_id = cm.row_id)
+  ) as changed group by changed.context_id)`;
+}
+
+/**
  * Contexts of a project as the API's JSON array, built by the database itself: one pass in C instead of
  * materializing every column of every row in JavaScript, parsing the JSON columns and serializing again
  * (10 000 contexts went from ~120 ms to ~30 ms a request). `prefix` is literal (no wildcards) and
@@ -76,7 +94,7 @@ export async function contextsJson(db: Conn, dialect: Dialect, projectId: number
     'name', c.name, 'description', c.description,
     'is_versioned', ${bool('c.is_versioned')}, 'allow_duplicates', ${bool('c.allow_duplicates')},
     'unique_keys', ${keys}, 'unique_key_types', ${json('c.unique_keys')}, 'auto_counting', ${json('c.auto_counting')},
-    'head_commit_hash', h.hash, 'uncommitted_changes', coalesce(pend.n, 0) + coalesce(joined.n, 0) + coalesce(left_.n, 0), 'created_at', c.created_at,
+    'head_commit_hash', h.hash, 'uncommitted_changes', coalesce(pend.n, 0) + coalesce(mch.n, 0), 'created_at', c.created_at,
     'foreign_keys', ${json('c.foreign_keys')}, 'owner_scope', c.owner_scope, 'owner_id', c.owner_id)`;
   const array = pg
     ? sql<JsonText>`coalesce(json_agg(${object} order by c.name collate "C"), '[]'::json)::text`
@@ -97,47 +115,8 @@ export async function contextsJson(db: Conn, dialect: Dialect, projectId: number
           .as('pend'),
       (join) => join.onRef('pend.context_id', '=', 'c.id'),
     )
-    // Member logs added since HEAD (`joined`) and removed since (`left_`: a log of the HEAD commit's members
-    // that is no longer one, nor home here), as commit and hasPendingChanges see them; versioned contexts only.
-    .leftJoin(
-      (eb) =>
-        eb
-          .selectFrom('context_log_members as m')
-          .innerJoin('contexts as mc', 'mc.id', 'm.context_id')
-          .where('mc.project_id', '=', projectId)
-          .where('mc.is_versioned', '=', 1)
-          .where(({ not, exists, selectFrom }) =>
-            not(
-              exists(
-                selectFrom('commit_members as cm')
-                  .select('cm.row_id')
-                  .whereRef('cm.row_id', '=', 'm.row_id')
-                  .where(sql<boolean>`cm.commit_id = coalesce(mc.head_commit_id, 0)`),
-              ),
-            ),
-          )
-          .select((e) => ['m.context_id', e.fn.countAll().as('n')])
-          .groupBy('m.context_id')
-          .as('joined'),
-      (join) => join.onRef('joined.context_id', '=', 'c.id'),
-    )
-    .leftJoin(
-      (eb) =>
-        eb
-          .selectFrom('contexts as mc')
-          .innerJoin('commit_members as cm', 'cm.commit_id', 'mc.head_commit_id')
-          .innerJoin('context_rows as r', 'r.id', 'cm.row_id')
-          .where('mc.project_id', '=', projectId)
-          .where('mc.is_versioned', '=', 1)
-          .whereRef('r.context_id', '<>', 'mc.id')
-          .where(({ not, exists, selectFrom }) =>
-            not(exists(selectFrom('context_log_members as m2').select('m2.row_id').whereRef('m2.context_id', '=', 'mc.id').whereRef('m2.row_id', '=', 'cm.row_id'))),
-          )
-          .select((e) => ['mc.id as context_id', e.fn.countAll().as('n')])
-          .groupBy('mc.id')
-          .as('left_'),
-      (join) => join.onRef('left_.context_id', '=', 'c.id'),
-    )
+    // Member logs added or removed since HEAD: changes too.
+    .leftJoin(memberChangesSinceHead({ projectId }).as('mch'), (join) => join.onRef('mch.context_id', '=', 'c.id'))
     .select(array.as('list'))
     .where('c.project_id', '=', projectId);
   if (filter.prefix) q = q.where(sql<string>`substr(c.name, 1, ${filter.prefix.length})`, '=', filter.prefix);

@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { Conn } from '../../db/connection.ts';
-import { childrenOf, hasPendingChanges as contextHasPendingChanges } from '../contexts/commits-repository.ts';
+import { sql } from 'kysely';
+import { childrenOf } from '../contexts/commits-repository.ts';
+import { memberChangesSinceHead } from '../contexts/repository.ts';
 
 /**
  * Versions of a project. A project commit holds one commit of each versioned context of the project
@@ -14,7 +16,7 @@ export function versionedContexts(db: Conn, projectId: number) {
   return db.selectFrom('contexts').select(['id', 'name', 'head_commit_id']).where('project_id', '=', projectId).where('is_versioned', '=', 1).orderBy('name').execute();
 }
 
-/** Whether any versioned context of the project has rows changed since its HEAD. */
+/** Whether any versioned context of the project has rows changed, or member logs added or removed, since its HEAD. */
 export async function hasPendingChanges(db: Conn, projectId: number): Promise<boolean> {
   const row = await db
     .selectFrom('pending_changes as p')
@@ -24,10 +26,8 @@ export async function hasPendingChanges(db: Conn, projectId: number): Promise<bo
     .limit(1)
     .executeTakeFirst();
   if (row) return true;
-  // Member logs added to or removed from a versioned context since its HEAD are changes too.
-  const versioned = await db.selectFrom('contexts').select('id').where('project_id', '=', projectId).where('is_versioned', '=', 1).execute();
-  for (const c of versioned) if (await contextHasPendingChanges(db, c.id)) return true;
-  return false;
+  const members = await sql<{ n: number }>`select mch.n from ${memberChangesSinceHead({ projectId })} as mch`.execute(db);
+  return members.rows.length > 0;
 }
 
 export async function projectHead(db: Conn, projectId: number): Promise<{ id: number; hash: string } | null> {
