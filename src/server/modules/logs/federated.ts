@@ -45,7 +45,7 @@ type Federated = z.output<typeof FederatedBody>;
 
 export async function federatedLogs(db: Conn, dialect: Dialect, scope: Scope, body: Federated) {
   const project = await projectInScopeOr404(db, scope, body.project_name);
-  const compiler = new FilterCompiler(dialect, rowEntries(dialect));
+  const compiler = new FilterCompiler(dialect, rowEntries());
   const shared = parseOr422(body.filter, ['body', 'filter']);
   const sharedSql = shared ? compiled(['body', 'filter'], () => compiler.where(shared)) : undefined;
   const sources: string[] = [];
@@ -70,9 +70,8 @@ export async function federatedLogs(db: Conn, dialect: Dialect, scope: Scope, bo
           sql` or `,
         )})`,
       );
-    // The merged rows are sorted by the same compiler: on PostgreSQL they carry the jsonb copy it reads.
-    const jsonb = dialect === 'postgres' ? sql`, r.entries_jsonb` : sql``;
-    parts.push(sql`select r.id, r.entries${jsonb}, r.created_at, cast(${i} as integer) as src from context_rows as r where ${sql.join(where, sql` and `)}`);
+    // The merged rows are sorted by the same compiler: they carry the jsonb copy it reads.
+    parts.push(sql`select r.id, r.entries, r.entries_jsonb, r.created_at, cast(${i} as integer) as src from context_rows as r where ${sql.join(where, sql` and `)}`);
   }
   const counts: Record<string, number> = Object.fromEntries(sources.map((s) => [s, 0]));
   if (parts.length === 0) return { logs: [], count: 0, counts };
@@ -138,7 +137,7 @@ export async function claimLogs(db: Conn, dialect: Dialect, scope: Scope, body: 
   const project = await projectInScopeOr404(db, scope, body.project);
   const context = await contextForRead(db, project.id, body.project, body.context ?? '');
   if (!context) return { claimed: [], count: 0 };
-  const compiler = new FilterCompiler(dialect, rowEntries(dialect));
+  const compiler = new FilterCompiler(dialect, rowEntries());
   const conditions = compiled(['body', 'expect'], () =>
     Object.entries(body.expect).map(([field, value]) =>
       compiler.where({ type: 'compare', left: fieldNode(field), ops: ['=='], comparators: [constantNode(value)], ...at }),

@@ -147,7 +147,7 @@ export async function logsMetric(db: Conn, dialect: Dialect, scope: Scope, metri
   const groups = names(query.group_by, 'group_by');
   const which = query.filter !== undefined ? 'filter' : 'filter_expr';
   const context = await contextForRead(db, project.id, query.project_name, query.context ?? '');
-  const compiler = new FilterCompiler(dialect, rowEntries(dialect));
+  const compiler = new FilterCompiler(dialect, rowEntries());
   const result = Object.create(null) as Record<string, unknown>;
   for (const key of keys) {
     const where: Sql[] = [];
@@ -174,7 +174,7 @@ export async function logsGroups(db: Conn, dialect: Dialect, scope: Scope, query
   const project = await projectInScopeOr404(db, scope, query.project_name);
   const context = await contextForRead(db, project.id, query.project_name, query.context ?? '');
   const which = query.filter !== undefined ? 'filter' : 'filter_expr';
-  const compiler = new FilterCompiler(dialect, rowEntries(dialect));
+  const compiler = new FilterCompiler(dialect, rowEntries());
   const where: Sql[] = [];
   try {
     const filter = parseOr422(query.filter ?? query.filter_expr, ['query', which]);

@@ -80,7 +80,7 @@ export async function readLogs(db: Conn, dialect: Dialect, scope: Scope, query: 
   const project = await projectInScopeOr404(db, scope, query.project_name);
   const which = query.filter !== undefined ? 'filter' : 'filter_expr';
   const filter = parseOr422(query.filter ?? query.filter_expr, ['query', which]);
-  const compiler = new FilterCompiler(dialect, rowEntries(dialect));
+  const compiler = new FilterCompiler(dialect, rowEntries());
   const where: Sql[] = [];
   let order: Sql[];
   try {
@@ -99,7 +99,7 @@ export async function readLogs(db: Conn, dialect: Dialect, scope: Scope, query: 
   }
   if (query.from_ids?.length) where.push(sql`r.id in (${sql.join(query.from_ids)})`);
   if (query.exclude_ids?.length) where.push(sql`r.id not in (${sql.join(query.exclude_ids)})`);
-  if (query.exclude_fields?.length) where.push(hasKeyOutside(dialect, rowEntries(dialect), query.exclude_fields));
+  if (query.exclude_fields?.length) where.push(hasKeyOutside(dialect, rowEntries(), query.exclude_fields));
 
   const context = await contextForRead(db, project.id, query.project_name, query.context ?? '');
   if (!context) return query.return_ids_only ? [] : { logs: [], count: 0 };

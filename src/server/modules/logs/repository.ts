@@ -141,10 +141,10 @@ export interface LogQuery {
 }
 
 /**
- * A log's entries (alias `r` of context_rows) as the filter compiler reads them: the JSON text on SQLite, its
- * generated jsonb copy on PostgreSQL, parsed once when written (migration 2026-11-28-02).
+ * A log's entries (alias `r` of context_rows) as the filter compiler reads them: their binary JSON copy (jsonb
+ * on both databases), parsed once when written (migrations 2026-11-28-02 and 2026-11-29-01).
  */
-export const rowEntries = (dialect: Dialect): Sql => (dialect === 'postgres' ? sql.ref('r.entries_jsonb') : sql.ref('r.entries'));
+export const rowEntries = (): Sql => sql.ref('r.entries_jsonb');
 
 /**
  * A page of logs (newest first unless `order` says otherwise) and, unless only ids are asked for, how many

@@ -36,7 +36,7 @@ export async function selectionOf(
   else where.push(await contextCondition(db, context.id), sql`r.entries <> '{}'`);
   if (filter) {
     try {
-      where.push(new FilterCompiler(dialect, rowEntries(dialect)).where(filter));
+      where.push(new FilterCompiler(dialect, rowEntries()).where(filter));
     } catch (error) {
       if (error instanceof FilterSyntaxError) throw filterError(error, [...loc.map(String), which]);
       throw error;
