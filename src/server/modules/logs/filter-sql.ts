@@ -29,12 +29,26 @@ interface Val {
   literal?: { value: unknown; items?: Val[] };
 }
 
+/**
+ * Conditions known never to be NULL: `holds` does not wrap them again (each needless coalesce costs a few
+ * per cent of a scan of 100 000 logs).
+ */
+const neverNull = new WeakSet<Sql>([TRUE, FALSE]);
+const definite = (expr: Sql): Sql => (neverNull.add(expr), expr);
+const allDefinite = (parts: Sql[]) => parts.every((p) => neverNull.has(p));
+
 const booleanVal = (expr: Sql): Val => ({ bool: expr, none: FALSE });
-const or = (parts: Sql[]): Sql => (parts.length === 0 ? FALSE : parts.length === 1 ? parts[0]! : sql`(${sql.join(parts, sql` or `)})`);
-const and = (parts: Sql[]): Sql => (parts.length === 0 ? TRUE : parts.length === 1 ? parts[0]! : sql`(${sql.join(parts, sql` and `)})`);
-const not = (part: Sql): Sql => sql`(not ${part})`;
+const joined = (parts: Sql[], op: Sql, empty: Sql): Sql => {
+  if (parts.length === 0) return empty;
+  if (parts.length === 1) return parts[0]!;
+  const expr = sql`(${sql.join(parts, op)})`;
+  return allDefinite(parts) ? definite(expr) : expr;
+};
+const or = (parts: Sql[]): Sql => joined(parts, sql` or `, FALSE);
+const and = (parts: Sql[]): Sql => joined(parts, sql` and `, TRUE);
+const not = (part: Sql): Sql => (neverNull.has(part) ? definite(sql`(not ${part})`) : sql`(not ${part})`);
 /** A comparison that is NULL when either side is not of the kind compares as false. */
-const holds = (expr: Sql): Sql => sql`coalesce(${expr}, false)`;
+const holds = (expr: Sql): Sql => (neverNull.has(expr) ? expr : definite(sql`coalesce(${expr}, false)`));
 
 const ORDERED: Record<'<' | '<=' | '>' | '>=', Sql> = { '<': sql`<`, '<=': sql`<=`, '>': sql`>`, '>=': sql`>=` };
 const ARITH = { '+': sql`+`, '-': sql`-`, '*': sql`*` };
@@ -237,17 +251,18 @@ export class FilterCompiler {
   /** `a in b`: literal list membership, substring of a string, element of a list, key of a dict. */
   private member(a: Val, b: Val, node: FilterNode): Sql {
     if (b.literal?.items) return or(b.literal.items.map((item) => this.equal(a, item)));
+    const contains = (text: Sql) => holds(this.dialect === 'sqlite' ? sql`instr(${text}, ${a.str}) > 0` : sql`strpos(${text}, ${a.str}) > 0`);
     const parts: Sql[] = [];
-    if (a.str && b.str) {
-      const position = this.dialect === 'sqlite' ? sql`instr(${b.str}, ${a.str})` : sql`strpos(${b.str}, ${a.str})`;
-      parts.push(holds(sql`${position} > 0`));
-    }
     if (b.loc) {
-      parts.push(j.anyElement(b.loc, (element) => this.equal(a, this.elementVal(element))));
-      if (a.str) parts.push(j.hasKey(b.loc, a.str));
-    } else if (b.literal && b.literal.value !== null && typeof b.literal.value === 'object') {
-      const keys = Object.keys(b.literal.value);
-      if (a.str) parts.push(or(keys.map((k) => holds(sql`${a.str} = ${this.literal(k, node).str!}`))));
+      // A field or element: what `in` means depends on its kind, read once.
+      const list = j.someElement(b.loc, (element) => this.equal(a, this.elementVal(element)));
+      // Every branch is a coalesced comparison or an EXISTS, and byKind's ELSE is false: never NULL.
+      parts.push(definite(j.byKind(b.loc, a.str ? { string: contains(j.rawString(b.loc)), list, dict: j.keyIn(b.loc, a.str) } : { list })));
+    } else {
+      if (a.str && b.str) parts.push(contains(b.str));
+      if (a.str && b.literal && b.literal.value !== null && typeof b.literal.value === 'object') {
+        parts.push(or(Object.keys(b.literal.value).map((k) => holds(sql`${a.str} = ${this.literal(k, node).str!}`))));
+      }
     }
     if (!b.str && !b.loc && !b.literal) throw new FilterUnsupportedError(node.start, '"in" with a right side that is not a string, list, dict or field');
     return or(parts);

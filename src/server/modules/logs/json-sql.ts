@@ -59,6 +59,16 @@ export function isKind(loc: JsonLoc, kind: Kind): Sql {
   return test;
 }
 
+/** isKind for a CASE WHEN, where NULL already counts as false: without its coalesce. */
+function whenKind(loc: JsonLoc, ...kinds: Kind[]): Sql {
+  if (loc.dialect === 'postgres' && kinds.some((k) => k === 'int' || k === 'float'))
+    return sql`(${sql.join(
+      kinds.map((k) => isKind(loc, k)),
+      sql` or `,
+    )})`;
+  return sql`${typeOf(loc)} in (${sql.join(kinds.flatMap((k) => TYPE_NAMES[loc.dialect][k]))})`;
+}
+
 /** Present in the entries (a stored null counts as present). */
 export function exists(loc: JsonLoc): Sql {
   return sql`(${typeOf(loc)} is not null)`;
@@ -72,25 +82,25 @@ export function isNone(loc: JsonLoc): Sql {
 /** Each accessor is NULL unless the value has that kind; CASE keeps PostgreSQL from casting a string to numeric. */
 export function numberOf(loc: JsonLoc): Sql {
   return loc.dialect === 'sqlite'
-    ? sql`(case when ${isKind(loc, 'number')} then ${loc.value} end)`
-    : sql`(case when ${isKind(loc, 'number')} then cast(${loc.jb} as numeric) end)`;
+    ? sql`(case when ${whenKind(loc, 'number')} then ${loc.value} end)`
+    : sql`(case when ${whenKind(loc, 'number')} then cast(${loc.jb} as numeric) end)`;
 }
 
 export function stringOf(loc: JsonLoc): Sql {
   return loc.dialect === 'sqlite'
-    ? sql`(case when ${isKind(loc, 'string')} then ${loc.value} end)`
-    : sql`(case when ${isKind(loc, 'string')} then ${loc.jb} #>> '{}' end)`;
+    ? sql`(case when ${whenKind(loc, 'string')} then ${loc.value} end)`
+    : sql`(case when ${whenKind(loc, 'string')} then ${loc.jb} #>> '{}' end)`;
 }
 
 export function boolOf(loc: JsonLoc): Sql {
   return loc.dialect === 'sqlite'
     ? sql`(case ${loc.type} when 'true' then true when 'false' then false end)`
-    : sql`(case when ${isKind(loc, 'bool')} then cast(${loc.jb} as boolean) end)`;
+    : sql`(case when ${whenKind(loc, 'bool')} then cast(${loc.jb} as boolean) end)`;
 }
 
 /** Lists and dicts, comparable for deep equality: SQLite's minified JSON text, PostgreSQL's jsonb. */
 export function compositeOf(loc: JsonLoc): Sql {
-  const composite = sql`(${isKind(loc, 'list')} or ${isKind(loc, 'dict')})`;
+  const composite = whenKind(loc, 'list', 'dict');
   return loc.dialect === 'sqlite' ? sql`(case when ${composite} then ${loc.value} end)` : sql`(case when ${composite} then ${loc.jb} end)`;
 }
 
@@ -111,20 +121,52 @@ export function lengthOf(loc: JsonLoc): Sql {
 
 /** True when some element of the list at `loc` satisfies `test` (false for anything but a list). */
 export function anyElement(loc: JsonLoc, test: (element: JsonLoc) => Sql): Sql {
+  return byKind(loc, { list: someElement(loc, test) });
+}
+
+/** The kinds `byKind` tells apart, by their JSON type names. */
+const BRANCH_KINDS: Record<Dialect, Record<'string' | 'list' | 'dict', string>> = {
+  sqlite: { string: 'text', list: 'array', dict: 'object' },
+  postgres: { string: 'string', list: 'array', dict: 'object' },
+};
+
+/**
+ * One condition per kind of the value at `loc`, its JSON type read once (a filter such as `'x' in tag` asks
+ * whether tag is a string, a list or a dict: three reads of the type in three guarded alternatives were a
+ * third of a filtered scan); false for any other kind and for a missing value. Inside a branch the kind is
+ * known: `rawString`, `someElement` and `keyIn` read the value without testing it again.
+ */
+export function byKind(loc: JsonLoc, branches: Partial<Record<'string' | 'list' | 'dict', Sql>>): Sql {
+  const names = BRANCH_KINDS[loc.dialect];
+  const whens = Object.entries(branches).map(([kind, test]) => sql`when ${names[kind as keyof typeof names]} then ${test}`);
+  return whens.length ? sql`(case ${typeOf(loc)} ${sql.join(whens, sql` `)} else false end)` : FALSE;
+}
+
+/** The string at `loc`, known to be one (inside byKind's string branch). */
+export function rawString(loc: JsonLoc): Sql {
+  return loc.dialect === 'sqlite' ? loc.value : sql`(${loc.jb} #>> '{}')`;
+}
+
+/** Some element of the list at `loc` (known to be a list) satisfies `test`. */
+export function someElement(loc: JsonLoc, test: (element: JsonLoc) => Sql): Sql {
   if (loc.dialect === 'sqlite') {
     const element: JsonLoc = { dialect: 'sqlite', type: sql.ref('el.type'), value: sql.ref('el.value') };
-    return sql`(case when ${isKind(loc, 'list')} then exists (select 1 from json_each(${loc.value}) as el where ${test(element)}) else false end)`;
+    return sql`exists (select 1 from json_each(${loc.value}) as el where ${test(element)})`;
   }
   const element: JsonLoc = { dialect: 'postgres', jb: sql.ref('el.value') };
-  return sql`(case when ${isKind(loc, 'list')} then exists (select 1 from jsonb_array_elements(${loc.jb}) as el(value) where ${test(element)}) else false end)`;
+  return sql`exists (select 1 from jsonb_array_elements(${loc.jb}) as el(value) where ${test(element)})`;
+}
+
+/** The dict at `loc` (known to be a dict) has the key. */
+export function keyIn(loc: JsonLoc, key: Sql): Sql {
+  return loc.dialect === 'sqlite'
+    ? sql`exists (select 1 from json_each(${loc.value}) as k where k.key = ${key})`
+    : sql`exists (select 1 from jsonb_object_keys(${loc.jb}) as k(key) where k.key = ${key})`;
 }
 
 /** True when the dict at `loc` has the key (false for anything but a dict). */
 export function hasKey(loc: JsonLoc, key: Sql): Sql {
-  if (loc.dialect === 'sqlite') {
-    return sql`(case when ${isKind(loc, 'dict')} then exists (select 1 from json_each(${loc.value}) as k where k.key = ${key}) else false end)`;
-  }
-  return sql`(case when ${isKind(loc, 'dict')} then exists (select 1 from jsonb_object_keys(${loc.jb}) as k(key) where k.key = ${key}) else false end)`;
+  return byKind(loc, { dict: keyIn(loc, key) });
 }
 
 /** Python's type() names, for `type(x) == 'str'`; a missing field is NoneType. */
