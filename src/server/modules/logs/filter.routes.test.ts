@@ -9,7 +9,7 @@ const LOGS = [
   { score: 0.8, name: 'beta', tags: ['b'], meta: { user: 'bob' }, flag: false, prompt: 'forecast please', x: 2 },
   { score: 0.5, name: "It's", tags: [], x: 5, 'Business time': 4 },
   { score: 'high', name: null, x: 3 },
-  { other: 1 },
+  { other: 1, d: { '0': 'zero' } },
 ];
 
 const CASES: [string, number[]][] = [
@@ -39,6 +39,11 @@ const CASES: [string, number[]][] = [
   ["meta.user == 'bob'", [1]],
   ["'user' in meta", [0, 1]],
   ["meta.get('n', 7) == 1", [0]],
+  ["tags[0] == 'a'", [0]],
+  ["tags[-1] == 'b'", [0, 1]],
+  ["d['0'] == 'zero'", [4]],
+  // An index is not a key: d[0] of a dict is None, as in Python (KeyError) and on both databases.
+  ["d[0] == 'zero'", []],
   ['`Business time` >= 3', [2]],
   ['flag', [0]],
   ['not flag', [1, 2, 3, 4]],
