@@ -49,7 +49,10 @@ export async function openDatabase(url: string): Promise<DbHandle> {
     const pg = (await import('pg')).default;
     // int8 (counts, credits in micro-units) as JS numbers: every value we store fits in 2^53.
     pg.types.setTypeParser(20, (v: string) => Number(v));
-    const pool = new pg.Pool({ connectionString: url, max: 10 });
+    // No JIT: PostgreSQL compiles a query whose estimated cost passes jit_above_cost, which a filter over a
+    // context's logs does before autovacuum has analyzed a fresh import (rows unknown): ~10 ms of compilation
+    // on every read, 80 ms with inlining, for scans that take 3–60 ms. The server's queries are short.
+    const pool = new pg.Pool({ connectionString: url, max: 10, options: '-c jit=off' });
     // An idle connection dropped by the server (restart, failover) must not take the process down;
     // the pool replaces it on the next query.
     pool.on('error', () => {});
