@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { CompiledQuery, Kysely, PostgresDialect, sql, SqliteDialect, type DatabaseConnection, type Transaction } from 'kysely';
+import { TableStatistics } from './table-statistics.ts';
 import { WriteEpoch, writesAuthTable, writesLogsTable } from './write-epoch.ts';
 import type { Database } from './types.ts';
 
@@ -21,6 +22,12 @@ export interface DbHandle {
 }
 
 const epochs = new WeakMap<Conn, { auth: WriteEpoch; logs: WriteEpoch }>();
+const statistics = new WeakMap<Conn, TableStatistics>();
+
+/** PostgreSQL: the ANALYZE the server runs after large writes to a context's logs (db/table-statistics.ts). */
+export function tableStatisticsOf(db: Conn): TableStatistics | undefined {
+  return statistics.get(db);
+}
 
 /** The auth epoch of a database opened by openDatabase (the test harness opens it the same way). */
 export function authEpochOf(db: Conn): WriteEpoch {
@@ -34,9 +41,14 @@ export function logsEpochOf(db: Conn): WriteEpoch | null {
   return epochs.get(db)?.logs ?? null;
 }
 
-function opened(db: Db, dialect: Dialect, authEpoch: WriteEpoch, logsEpoch: WriteEpoch): DbHandle {
+function opened(db: Db, dialect: Dialect, authEpoch: WriteEpoch, logsEpoch: WriteEpoch, stats?: TableStatistics): DbHandle {
   epochs.set(db, { auth: authEpoch, logs: logsEpoch });
-  return { db, dialect, authEpoch, logsEpoch, close: () => db.destroy() };
+  if (stats) statistics.set(db, stats);
+  const close = () => {
+    stats?.close();
+    return db.destroy();
+  };
+  return { db, dialect, authEpoch, logsEpoch, close };
 }
 
 /** How stale another process's commit may be when a cache asks whether anything changed (SQLite). */
@@ -59,12 +71,14 @@ export async function openDatabase(url: string): Promise<DbHandle> {
     // Other servers' writes arrive as notifications (db/change-listener.ts).
     const authEpoch = new WriteEpoch(writesAuthTable);
     const logsEpoch = new WriteEpoch(writesLogsTable);
+    const stats = new TableStatistics(() => db);
     const onCreateConnection = async (c: DatabaseConnection) => {
       authEpoch.watch(c);
       logsEpoch.watch(c);
+      stats.watch(c);
     };
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool, onCreateConnection }) });
-    return opened(db, 'postgres', authEpoch, logsEpoch);
+    return opened(db, 'postgres', authEpoch, logsEpoch, stats);
   }
   if (!url.startsWith('sqlite:')) {
     throw new Error('DATABASE_URL must start with sqlite: or postgres://');
