@@ -72,7 +72,24 @@ export class FilterCompiler {
 
   /** ORDER BY terms for a sort key: numbers, then strings, then booleans; a value of another kind sorts last. */
   orderBy(node: FilterNode, descending: boolean): Sql[] {
+    return this.sortTermsOf(this.value(node), descending);
+  }
+
+  /**
+   * orderBy for the rows of one query whose FROM clause takes `from` after its row source. On PostgreSQL
+   * each of orderBy's terms extracts a field from the entries again, and every term is computed for every
+   * match before the sort (over 33 000 matches of 100 000 logs, the three terms of one field doubled the
+   * read): a LATERAL subquery extracts it once per row (`offset 0` keeps the planner from inlining it back).
+   */
+  orderByOnce(node: FilterNode, descending: boolean, from: Sql[]): Sql[] {
     const v = this.value(node);
+    if (v.loc?.dialect !== 'postgres') return this.sortTermsOf(v, descending);
+    const alias = `sort_key_${from.length}`;
+    from.push(sql`cross join lateral (select ${v.loc.jb} as v offset 0) as ${sql.ref(alias)}`);
+    return this.sortTermsOf(this.elementVal({ dialect: 'postgres', jb: sql.ref(`${alias}.v`) }), descending);
+  }
+
+  private sortTermsOf(v: Val, descending: boolean): Sql[] {
     const dir = descending ? sql`desc` : sql`asc`;
     const text = v.str && this.dialect === 'postgres' ? sql`${v.str} collate "C"` : v.str;
     return [v.num, text, v.bool].filter((e): e is Sql => e !== undefined).map((e) => sql`${e} ${dir} nulls last`);

@@ -27,7 +27,8 @@ type Query = z.output<typeof LogsQuery>;
  * `{"field or expression": "ascending" | "descending"}`, in priority order. With `idColumn`, the key
  * `log_id` is the log's id (the hosted platform's pseudo-field, logs-api.md §11.2), not an entry.
  */
-export function sortTerms(compiler: FilterCompiler, text: string | undefined, loc: string[] = ['query', 'sorting'], idColumn?: Sql): Sql[] {
+/** `from`: where sort keys computed once per row go (FilterCompiler.orderByOnce), for a query that joins them. */
+export function sortTerms(compiler: FilterCompiler, text: string | undefined, loc: string[] = ['query', 'sorting'], idColumn?: Sql, from?: Sql[]): Sql[] {
   if (text === undefined || text.trim() === '') return [];
   let parsed: unknown;
   try {
@@ -49,7 +50,7 @@ export function sortTerms(compiler: FilterCompiler, text: string | undefined, lo
     }
     if (!node) throw badRequestError('sorting: a key must not be empty.');
     try {
-      return compiler.orderBy(node, dir.startsWith('desc'));
+      return from ? compiler.orderByOnce(node, dir.startsWith('desc'), from) : compiler.orderBy(node, dir.startsWith('desc'));
     } catch (error) {
       if (error instanceof FilterSyntaxError) throw filterError(error, [...loc, key]);
       throw error;
@@ -83,6 +84,7 @@ export async function readLogs(db: Conn, dialect: Dialect, scope: Scope, query: 
   const compiler = new FilterCompiler(dialect, rowEntries());
   const where: Sql[] = [];
   let order: Sql[];
+  const sortKeys: Sql[] = [];
   try {
     if (filter) where.push(compiler.where(filter));
     if (query.from_fields?.length)
@@ -92,7 +94,7 @@ export async function readLogs(db: Conn, dialect: Dialect, scope: Scope, query: 
           sql` or `,
         )})`,
       );
-    order = sortTerms(compiler, query.sorting, undefined, sql`r.id`);
+    order = sortTerms(compiler, query.sorting, undefined, sql`r.id`, sortKeys);
   } catch (error) {
     if (error instanceof FilterSyntaxError) throw filterError(error, ['query', which]);
     throw error;
@@ -105,7 +107,7 @@ export async function readLogs(db: Conn, dialect: Dialect, scope: Scope, query: 
   if (!context) return query.return_ids_only ? [] : { logs: [], count: 0 };
   const page = await queryLogs(
     db,
-    { contextId: context.id, where, order, limit: query.limit ?? MAX_UNPAGED_LOGS, offset: query.offset ?? 0 },
+    { contextId: context.id, where, order, sortKeys, limit: query.limit ?? MAX_UNPAGED_LOGS, offset: query.offset ?? 0 },
     !!query.return_ids_only,
   ).catch((error: unknown) => {
     throw evaluationError(error);

@@ -136,6 +136,8 @@ export interface LogQuery {
   /** Conditions over the row (alias `r`), already compiled with bound parameters. */
   where: Sql[];
   order: Sql[];
+  /** Joined after the row source, for the order's terms (FilterCompiler.orderByOnce). */
+  sortKeys?: Sql[];
   limit: number;
   offset: number;
 }
@@ -158,7 +160,9 @@ export async function queryLogs(db: Conn, query: LogQuery, idsOnly: boolean) {
     id: number;
     entries: string;
     created_at: string;
-  }>`select ${columns} from context_rows as r where ${conditions} order by ${order} limit ${query.limit} offset ${query.offset}`.execute(db);
+  }>`select ${columns} from context_rows as r ${query.sortKeys?.length ? sql.join(query.sortKeys, sql` `) : sql``} where ${conditions} order by ${order} limit ${query.limit} offset ${query.offset}`.execute(
+    db,
+  );
   const rows = page.rows.map((r) => ({ ...r, id: Number(r.id) }));
   // A page that is not full ends the matches: the count is known without counting (unless the offset was past them).
   const ended = rows.length < query.limit && (rows.length > 0 || query.offset === 0);
