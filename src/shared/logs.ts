@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { opt } from './common.ts';
+import { opt, queryBool } from './common.ts';
 import { ColumnTypeSchema, contextName } from './projects.ts';
 
 // Wire shapes of the logs API (/work/shared/design/logs-api.md §4), spoken by the platform's Python SDK.
@@ -13,14 +13,6 @@ export const MAX_LOGS_BODY_BYTES = 64 * 1024 * 1024;
 export const FIELD_TYPES = ['int', 'float', 'str', 'bool', 'datetime', 'date', 'time', 'timedelta', 'dict', 'list', 'Any'] as const;
 export const FieldTypeSchema = z.enum(FIELD_TYPES, { error: `Must be one of ${FIELD_TYPES.join(', ')}.` });
 export type FieldType = z.infer<typeof FieldTypeSchema>;
-
-/** Python `requests` sends booleans as `True`/`False`. */
-const queryBool = () =>
-  opt(
-    z
-      .preprocess((v) => (typeof v === 'string' ? v.toLowerCase() : v), z.enum(['true', 'false', '1', '0'], { error: 'Must be True or False.' }))
-      .transform((v) => v === 'true' || v === '1'),
-  );
 
 /** `1&2&3` (the SDK joins and percent-encodes), or repeated keys. */
 const joinedList = () =>
