@@ -118,7 +118,7 @@ export const renameContext = operation({
   path: `${context}/rename`,
   operationId: 'renameContext',
   summary: 'Rename a context; its rows, fields and history follow it',
-  description: 'Contexts named `{context_name}/…` keep their names. Dashboard tiles that name the old context are not changed.',
+  description: "Contexts named `{context_name}/…` keep their names. The project's dashboard tiles that show the context follow it.",
   tag: 'contexts',
   extension: true,
   access: inScope('project:write'),

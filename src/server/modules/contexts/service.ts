@@ -12,6 +12,7 @@ import { applyFieldRules } from '../logs/field-rules.ts';
 import { FieldSchema } from '../logs/field-schema.ts';
 import { fieldsOf, saveFields } from '../logs/repository.ts';
 import { projectInScopeOr404 } from '../projects/service.ts';
+import { retargetTiles } from '../tiles/repository.ts';
 import {
   contextsJson,
   countRows,
@@ -147,7 +148,10 @@ export async function deleteContextsNamed(
   return deleted.map((r) => r.name);
 }
 
-/** Renames a context; a taken name is 400 `already exists` (checked first, and by the unique index under a race). */
+/**
+ * Renames a context, and the project's dashboard tiles that show it follow; a taken name is 400 `already exists`
+ * (checked first, and by the unique index under a race).
+ */
 export async function renameContextTo(
   db: Conn,
   context: { id: number; project_id: number; name: string },
@@ -159,6 +163,7 @@ export async function renameContextTo(
   await db.transaction().execute(async (tx) => {
     if (await findContext(tx, context.project_id, name)) throw taken();
     if (!(await renameContext(tx, context.id, name))) throw taken();
+    await retargetTiles(tx, context.project_id, context.name, name);
     await beforeCommit(tx);
   });
 }

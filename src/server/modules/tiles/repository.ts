@@ -232,3 +232,15 @@ export async function deleteRow(db: Conn, table: 'interfaces' | 'tabs' | 'tiles'
 export async function getTileRow(db: Conn, id: string): Promise<TileTable | undefined> {
   return db.selectFrom('tiles').selectAll().where('id', '=', id).executeTakeFirst();
 }
+
+/** The project's tiles that show context `from` show `to` instead (a context renamed; saved checkpoints keep their copy). */
+export async function retargetTiles(db: Conn, projectId: number, from: string, to: string): Promise<void> {
+  await db
+    .updateTable('tiles')
+    .set({ context: to })
+    .where('context', '=', from)
+    .where('tab_id', 'in', (eb) =>
+      eb.selectFrom('tabs').innerJoin('interfaces', 'interfaces.id', 'tabs.interface_id').select('tabs.id').where('interfaces.project_id', '=', projectId),
+    )
+    .execute();
+}

@@ -118,6 +118,17 @@ describe('interfaces, tabs and tiles', () => {
     expect(ctx.statusCode).toBe(422);
   });
 
+  it("renaming a context moves the project's tiles that show it to the new name, and no other project's", async () => {
+    const t = await makeTestApp();
+    const s = await setup(t);
+    await setup(t, s.user, 'other');
+    await ok(await t.request('PATCH', '/v0/project/demo/contexts/Tasks/rename', { key: s.key, json: { name: 'Todo' } }));
+    expect((await tilesOf(t, s.key, 'demo')).map((tile) => tile.context)).toEqual(['Todo']);
+    expect((await tilesOf(t, s.key, 'other')).map((tile) => tile.context)).toEqual(['Tasks']);
+    // The tile still saves: its context exists under the new name.
+    await ok(await t.request('PATCH', `/v0/tile/${s.tile.id}`, { key: s.key, json: { table_tile: { column_order: ['status', 'title'] } } }));
+  });
+
   it('deletes tiles, tabs and interfaces (cascading), foreign ids are 404', async () => {
     const t = await makeTestApp();
     const s = await setup(t);
