@@ -170,4 +170,32 @@ describe('field definitions of logs in several contexts', () => {
     expect(res.json().detail).toBe(`Field 'x' is immutable in context 'B': its value cannot be changed.`);
     expect(await entriesOf('A', a0)).toEqual({ x: 1 });
   });
+
+  it('the atomic update and the row routes keep the types and immutable fields of every context of the log', async () => {
+    const t = await makeTestApp();
+    const { call, log, addLogs, entriesOf } = await setup(t);
+    await log('B', { score: 1.5 });
+    const a0 = await log('A', { x: 1 });
+    await addLogs('B', [a0]);
+    const declared = await call('POST', '/v0/logs/fields', { project_name: 'demo', context: 'B', fields: { x: { type: 'int', mutable: false } } });
+    expect(declared.statusCode, declared.body).toBe(200);
+    // PATCH …/atomic addresses the log by id: B's immutable x holds.
+    const atomic = await call('PATCH', `/v0/logs/${a0}/fields/x/atomic`, { operation: '+1' });
+    expect(atomic.statusCode).toBe(400);
+    expect(atomic.json().detail).toBe(`Field 'x' is immutable in context 'B': its value cannot be changed.`);
+    // The row routes through A (the log's home) check B's rules too: 422 naming the field and B.
+    const typed = await call('PATCH', `/v0/project/demo/contexts/A/logs/${a0}`, { entries: { score: 'high' } });
+    expect(typed.statusCode).toBe(422);
+    expect(typed.body).toContain(`Field 'score' has type float in context 'B'`);
+    const immutable = await call('PATCH', `/v0/project/demo/contexts/A/logs/${a0}`, { entries: { x: 5 } });
+    expect(immutable.statusCode).toBe(422);
+    expect(immutable.body).toContain(`immutable in context 'B'`);
+    expect(await entriesOf('A', a0)).toEqual({ x: 1 });
+    // And through B, A's types: A learned score as str from a log of its own.
+    await log('A', { score: 'text' });
+    const viaB = await call('PATCH', `/v0/project/demo/contexts/B/logs/${a0}`, { entries: { score: 2.5 } });
+    expect(viaB.statusCode).toBe(422);
+    expect(viaB.body).toContain(`Field 'score' has type str in context 'A'`);
+    expect(await entriesOf('B', a0)).toEqual({ x: 1 });
+  });
 });

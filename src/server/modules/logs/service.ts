@@ -326,15 +326,21 @@ export async function atomicUpdate(db: Conn, dialect: Dialect, scope: Scope, id:
     const entries = JSON.parse(row.entries) as Record<string, unknown>;
     const current = entries[field] ?? 0;
     if (typeof current !== 'number') throw badRequestError(`Field '${field}' of log ${id} is not a number.`);
-    const schema = new FieldSchema(await fieldsOf(tx, row.context_id));
-    if (schema.fields.get(field)?.mutable === false && entries[field] !== undefined && entries[field] !== null) {
-      throw badRequestError(`Field '${field}' is immutable: its value cannot be changed.`);
-    }
     const value = op === '+' ? current + operand : op === '-' ? current - operand : op === '*' ? current * operand : current / operand;
     if (!Number.isFinite(value)) throw badRequestError('The result is not a finite number.');
-    const changes = schema.plan({ fields: { [field]: value }, explicit: {}, inferUntyped: false });
-    if ('error' in changes) throw badRequestError(changes.error);
-    await saveFields(tx, row.context_id, changes.added, changes.updated, now);
+    // Every context the log is in (home, memberships) keeps its immutable fields and types, as PUT does.
+    const others = (await logs.membershipsOf(tx, [id])).get(id) ?? [];
+    const names = others.length ? await logs.contextNames(tx, [row.context_id, ...others]) : new Map<number, string>();
+    for (const contextId of [row.context_id, ...others]) {
+      const where = others.length ? (names.get(contextId) ?? '') : undefined;
+      const schema = new FieldSchema(await fieldsOf(tx, contextId));
+      if (schema.fields.get(field)?.mutable === false && entries[field] !== undefined && entries[field] !== null) {
+        throw badRequestError(`Field '${field}' is immutable${where === undefined ? '' : ` in context '${where}'`}: its value cannot be changed.`);
+      }
+      const changes = schema.plan({ fields: { [field]: value }, explicit: {}, inferUntyped: false }, where);
+      if ('error' in changes) throw badRequestError(changes.error);
+      await saveFields(tx, contextId, changes.added, changes.updated, now);
+    }
     await replaceRow(tx, rulesOf(await logs.contextById(tx, row.context_id)), id, { ...entries, [field]: value }, now);
     return { new_value: value };
   });
