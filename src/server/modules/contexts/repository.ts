@@ -537,8 +537,8 @@ export async function patchRow(tx: Conn, rules: ContextRules, rowId: number, cha
 
 /**
  * Stores `entries` as the row's whole content, under the rules of its home context (unique keys, duplicates,
- * versions); `rules` may be a context the log is a member of (its columns learn the fields too). The keys
- * of its memberships are computed again, so every context it is in keeps its unique keys.
+ * versions); `rules` may be a context the log is a member of. The column lists of all its contexts learn
+ * its fields, and the keys of its memberships are computed again, so every context it is in keeps its unique keys.
  */
 export async function replaceRow(tx: Conn, rules: ContextRules, rowId: number, entries: Record<string, unknown>, now: Date): Promise<void> {
   const row = await tx.selectFrom('context_rows').select('context_id').where('id', '=', rowId).executeTakeFirst();
@@ -568,6 +568,8 @@ export async function replaceRow(tx: Conn, rules: ContextRules, rowId: number, e
     .execute();
   for (const c of memberships) {
     const member = c.id === rules.id ? rules : rulesOf(c);
+    // Every context of the log lists the fields it now has (GET /v0/logs/fields, the dashboard's columns).
+    if (member !== rules) await rememberColumns(tx, member, [entries]);
     if (Object.keys(member.unique_keys).length === 0 && member.allow_duplicates) continue;
     const keys = derive(member, entries, ['body', 'entries']);
     await checkClashes(

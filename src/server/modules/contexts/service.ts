@@ -10,7 +10,7 @@ import { badRequestError, DomainError, notFoundError } from '../../domain-errors
 import { RawJson } from '../../http/raw-json.ts';
 import { applyFieldRules } from '../logs/field-rules.ts';
 import { FieldSchema } from '../logs/field-schema.ts';
-import { fieldsOf, saveFields } from '../logs/repository.ts';
+import { fieldsOf, otherContextsOf, saveFields } from '../logs/repository.ts';
 import { projectInScopeOr404 } from '../projects/service.ts';
 import { retargetTiles } from '../tiles/repository.ts';
 import {
@@ -279,6 +279,8 @@ export async function updateRow(db: Conn, context: ContextRow, rowId: number, ch
     if (!current) return false;
     await patchRow(tx, rulesOf(context), rowId, changes, now);
     await applyFieldRules(tx, context.id, [{ current, entries: changes }], now);
+    // The log's other contexts (its home, its memberships) keep their types and immutable fields too.
+    for (const other of await otherContextsOf(tx, [rowId], context.id)) await applyFieldRules(tx, other.id, [{ current, entries: changes }], now, other.name);
     return true;
   });
   if (!found) throw notFoundError('Log not found.');

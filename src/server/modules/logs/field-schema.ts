@@ -48,8 +48,9 @@ export class FieldSchema {
   /**
    * The definitions an entry adds or changes, or the first reason it does not fit. A new field takes the
    * explicit type or the value's; an untyped field takes the value's type with `infer_untyped_fields`.
+   * `context` names the context in the error, for a log in several.
    */
-  plan(entry: SplitEntry): { added: FieldChange[]; updated: FieldChange[] } | { error: string } {
+  plan(entry: SplitEntry, context?: string): { added: FieldChange[]; updated: FieldChange[] } | { error: string } {
     const added: FieldChange[] = [];
     const updated: FieldChange[] = [];
     for (const [name, value] of Object.entries(entry.fields)) {
@@ -58,7 +59,7 @@ export class FieldSchema {
       if (!known) {
         const type = explicit.type ?? inferType(value);
         if (type === undefined) continue;
-        if (!fitsType(type, value)) return { error: typeMismatch(name, type, value) };
+        if (!fitsType(type, value)) return { error: typeMismatch(name, type, value, context) };
         added.push({ name, data_type: type, mutable: explicit.mutable ?? true, unique: explicit.unique ?? false, description: explicit.description ?? '' });
         continue;
       }
@@ -67,7 +68,7 @@ export class FieldSchema {
       // JSON parsing cannot tell Python's 1.0 from 1, so a field inferred as int from 1.0 widens to
       // float when a fractional value comes, instead of refusing it.
       if (type === 'int' && typeof value === 'number' && !Number.isInteger(value)) type = 'float';
-      if (!fitsType(type, value)) return { error: typeMismatch(name, type, value) };
+      if (!fitsType(type, value)) return { error: typeMismatch(name, type, value, context) };
       const next = { name, data_type: type, mutable: explicit.mutable ?? known.mutable, unique: known.unique, description: explicit.description ?? known.description };
       if (next.data_type !== known.data_type || next.mutable !== known.mutable || next.description !== known.description) updated.push(next);
     }

@@ -37,8 +37,9 @@ export function fitsType(type: FieldType, value: unknown): boolean {
   return value === null || FITS[type](value);
 }
 
-/** What a type error says: the field, its type and the value that does not fit (shortened). */
-export function typeMismatch(field: string, type: FieldType, value: unknown): string {
+/** What a type error says: the field, its type (in which context, when that matters) and the value that does not fit (shortened). */
+export function typeMismatch(field: string, type: FieldType, value: unknown, context?: string): string {
   const shown = JSON.stringify(value);
-  return `Field '${field}' has type ${type}; the value ${shown.length > 80 ? `${shown.slice(0, 77)}...` : shown} does not fit it.`;
+  const where = context === undefined ? '' : ` in context '${context}'`;
+  return `Field '${field}' has type ${type}${where}; the value ${shown.length > 80 ? `${shown.slice(0, 77)}...` : shown} does not fit it.`;
 }

@@ -1,11 +1,12 @@
 import type { z } from 'zod';
 import type { CreateFieldsBody, DeleteFieldsBody, FieldsQuery, FieldType, RenameFieldBody } from '../../../shared/logs.ts';
 import type { Scope } from '../../auth/principal.ts';
-import type { Conn } from '../../db/connection.ts';
+import type { Conn, Dialect } from '../../db/connection.ts';
 import { badRequestError, notFoundError } from '../../domain-errors.ts';
-import { replaceRow, rulesOf } from '../contexts/repository.ts';
+import { idsInContext, replaceRow, rulesOf } from '../contexts/repository.ts';
 import { projectInScopeOr404 } from '../projects/service.ts';
 import { derivedOf } from './derived.ts';
+import { fitsType, typeMismatch } from './field-types.ts';
 import * as logs from './repository.ts';
 import { contextForRead, contextForWrite } from './service.ts';
 
@@ -66,15 +67,54 @@ async function contextOr404(db: Conn, scope: Scope, projectName: string, name: s
   return context;
 }
 
-/** Removes the definitions and the values from every log of the context (the logs stay). */
-export async function deleteFields(db: Conn, scope: Scope, body: z.output<typeof DeleteFieldsBody>, now: Date) {
+type ContextRow = Awaited<ReturnType<typeof logs.contextById>>;
+
+/**
+ * The other contexts of rewritten logs (their home, their memberships) see the change to the shared entries:
+ * a definition or column of theirs goes only once none of their logs has the field any more.
+ */
+async function forgetUnused(tx: Conn, dialect: Dialect, context: ContextRow, names: string[], columns?: string[]): Promise<void> {
+  const unused: string[] = [];
+  for (const name of names) if (!(await logs.contextHasField(tx, dialect, context.id, name))) unused.push(name);
+  if (unused.length === 0) return;
+  await logs.deleteFieldDefinitions(tx, context.id, unused);
+  const current = columns ?? (JSON.parse((await logs.contextById(tx, context.id)).columns) as string[]);
+  await logs.setColumns(
+    tx,
+    context.id,
+    current.filter((c) => !unused.includes(c)),
+  );
+}
+
+/** A field that is a unique key of a context holding the logs cannot leave them (every log of it needs its key). */
+function refuseKeyField(context: ContextRow, names: Iterable<string>, what: 'deleted' | 'renamed', through: string): void {
+  const rules = rulesOf(context);
+  for (const name of names) {
+    if (name in rules.unique_keys || (what === 'renamed' && name in rules.auto_counting)) {
+      const shared = context.name === through ? '' : ` (its logs are shared with context '${through}')`;
+      throw badRequestError(`Field '${name}' is a unique key${what === 'renamed' ? ' or counter' : ''} of context '${context.name}'${shared} and cannot be ${what}.`);
+    }
+  }
+}
+
+/**
+ * Removes the definitions and the values from every log of the context (the logs stay). The entries are
+ * shared with the logs' other contexts: there the definition goes when none of their logs has the field.
+ */
+export async function deleteFields(db: Conn, dialect: Dialect, scope: Scope, body: z.output<typeof DeleteFieldsBody>, now: Date) {
   const context = await contextOr404(db, scope, body.project_name, body.context ?? '');
   const names = new Set(body.fields);
   await db.transaction().execute(async (tx) => {
     const rules = rulesOf(context);
-    for (const row of await logs.contextLogs(tx, context.id)) {
+    const rows = (await logs.contextLogs(tx, context.id)).filter((row) => Object.keys(JSON.parse(row.entries) as object).some((k) => names.has(k)));
+    const others = await logs.otherContextsOf(
+      tx,
+      rows.map((r) => r.id),
+      context.id,
+    );
+    for (const c of [context, ...others]) refuseKeyField(c, names, 'deleted', context.name);
+    for (const row of rows) {
       const entries = JSON.parse(row.entries) as Record<string, unknown>;
-      if (!Object.keys(entries).some((k) => names.has(k))) continue;
       for (const n of names) delete entries[n];
       await replaceRow(tx, rules, row.id, entries, now);
     }
@@ -84,12 +124,17 @@ export async function deleteFields(db: Conn, scope: Scope, body: z.output<typeof
       context.id,
       rules.columns.filter((c) => !names.has(c)),
     );
+    for (const other of others) await forgetUnused(tx, dialect, other, [...names]);
   });
   return { info: 'Fields deleted successfully!' };
 }
 
-/** Renames in the definition and in every log, keeping the field's place in each log's entries. */
-export async function renameField(db: Conn, scope: Scope, body: z.output<typeof RenameFieldBody>, now: Date) {
+/**
+ * Renames in the definition and in every log, keeping the field's place in each log's entries. The logs'
+ * other contexts see the new name too: it gets the definition the old name has there (unless they define it
+ * already, when the moved values must fit it), and the old name goes once none of their logs has it.
+ */
+export async function renameField(db: Conn, dialect: Dialect, scope: Scope, body: z.output<typeof RenameFieldBody>, now: Date) {
   const context = await contextOr404(db, scope, body.project_name, body.context ?? '');
   const { old_field_name: from, new_field_name: to } = body;
   const columns = JSON.parse(context.columns) as string[];
@@ -99,12 +144,35 @@ export async function renameField(db: Conn, scope: Scope, body: z.output<typeof 
   if (defined.has(to) || columns.includes(to)) throw badRequestError(`Field '${to}' already exists in context '${context.name}'.`);
   await db.transaction().execute(async (tx) => {
     const rules = rulesOf(context);
-    if (from in rules.unique_keys || from in rules.auto_counting)
-      throw badRequestError(`Field '${from}' is a unique key or counter of the context and cannot be renamed.`);
-    for (const row of await logs.contextLogs(tx, context.id)) {
-      const entries = JSON.parse(row.entries) as Record<string, unknown>;
-      if (!(from in entries)) continue;
-      const renamed = Object.fromEntries(Object.entries(entries).map(([k, v]) => [k === from ? to : k, v]));
+    const rows = (await logs.contextLogs(tx, context.id))
+      .map((row) => ({ id: row.id, entries: JSON.parse(row.entries) as Record<string, unknown> }))
+      .filter((row) => from in row.entries);
+    const others = await logs.otherContextsOf(
+      tx,
+      rows.map((r) => r.id),
+      context.id,
+    );
+    for (const c of [context, ...others]) refuseKeyField(c, [from], 'renamed', context.name);
+    // A log that has both names (the new one written through another of its contexts) would lose a value.
+    const both = rows.find((row) => to in row.entries);
+    if (both) throw badRequestError(`Log ${both.id} already has a field '${to}' (from another of its contexts): rename it there first, or pick another name.`);
+    // Where another context already defines the new name, the moved values must fit its type.
+    const definitions = new Map<number, Map<string, logs.FieldRow>>();
+    for (const other of others) {
+      const fields = new Map((await logs.fieldsOf(tx, other.id)).map((f) => [f.name, f]));
+      definitions.set(other.id, fields);
+      const target = fields.get(to);
+      if (!target) continue;
+      const members = await idsInContext(
+        tx,
+        other.id,
+        rows.map((r) => r.id),
+      );
+      const misfit = rows.find((row) => members.has(row.id) && !fitsType(target.data_type, row.entries[from]));
+      if (misfit) throw badRequestError(`${typeMismatch(to, target.data_type, misfit.entries[from], other.name)} (log ${misfit.id}, renamed from '${from}')`);
+    }
+    for (const row of rows) {
+      const renamed = Object.fromEntries(Object.entries(row.entries).map(([k, v]) => [k === from ? to : k, v]));
       await replaceRow(tx, rules, row.id, renamed, now);
     }
     await logs.renameFieldDefinition(tx, context.id, from, to);
@@ -113,6 +181,17 @@ export async function renameField(db: Conn, scope: Scope, body: z.output<typeof 
       context.id,
       columns.map((c) => (c === from ? to : c)),
     );
+    for (const other of others) {
+      if (!definitions.get(other.id)!.has(to)) await logs.copyFieldDefinition(tx, other.id, from, to, now);
+      // The new name takes the old one's place in the column list (or comes right after it while it stays).
+      const before = JSON.parse(other.columns) as string[];
+      const learned = JSON.parse((await logs.contextById(tx, other.id)).columns) as string[];
+      const placed = before.includes(to) ? [...before] : before.flatMap((c) => (c === from ? [from, to] : [c]));
+      if (!placed.includes(to)) placed.push(to);
+      for (const c of learned) if (!placed.includes(c)) placed.push(c);
+      await logs.setColumns(tx, other.id, placed);
+      await forgetUnused(tx, dialect, other, [from], placed);
+    }
   });
   return { info: 'Field renamed successfully!' };
 }

@@ -74,6 +74,98 @@ export async function renameFieldDefinition(tx: Conn, contextId: number, from: s
   await tx.updateTable('log_derived_fields').set({ key: to }).where('context_id', '=', contextId).where('key', '=', from).execute();
 }
 
+/**
+ * Gives `to` the definition (type, rules, description, derived equation) `from` has in the context, where the
+ * context has none for `to` yet: a field renamed through another context keeps its type here.
+ */
+export async function copyFieldDefinition(tx: Conn, contextId: number, from: string, to: string, now: Date): Promise<void> {
+  const field = await tx.selectFrom('context_fields').selectAll().where('context_id', '=', contextId).where('name', '=', from).executeTakeFirst();
+  if (field) {
+    await tx
+      .insertInto('context_fields')
+      .values({
+        context_id: contextId,
+        name: to,
+        data_type: field.data_type,
+        mutable: field.mutable,
+        is_unique: field.is_unique,
+        description: field.description,
+        created_at: now.toISOString(),
+      })
+      .onConflict((oc) => oc.columns(['context_id', 'name']).doNothing())
+      .execute();
+  }
+  const derived = await tx.selectFrom('log_derived_fields').selectAll().where('context_id', '=', contextId).where('key', '=', from).executeTakeFirst();
+  if (derived) {
+    await tx
+      .insertInto('log_derived_fields')
+      .values({ context_id: contextId, key: to, equation: derived.equation, created_at: now.toISOString() })
+      .onConflict((oc) => oc.columns(['context_id', 'key']).doNothing())
+      .execute();
+  }
+}
+
+/** Contexts other than `except` that hold any of the logs, as their home or as a member (a field rename or delete reaches them). */
+export async function otherContextsOf(tx: Conn, rowIds: number[], except: number) {
+  const found = new Map<number, Awaited<ReturnType<typeof contextById>>>();
+  for (let i = 0; i < rowIds.length; i += 500) {
+    const chunk = rowIds.slice(i, i + 500);
+    const rows = await tx
+      .selectFrom('contexts as c')
+      .selectAll('c')
+      .where('c.id', '<>', except)
+      .where((eb) =>
+        eb.or([
+          eb('c.id', 'in', eb.selectFrom('context_rows').select('context_id').where('id', 'in', chunk)),
+          eb('c.id', 'in', eb.selectFrom('context_log_members').select('context_id').where('row_id', 'in', chunk)),
+        ]),
+      )
+      .execute();
+    for (const r of rows) found.set(Number(r.id), r);
+  }
+  return [...found.values()].sort((a, b) => Number(a.id) - Number(b.id));
+}
+
+/** The contexts each log is a member of (besides its home), in context id order. */
+export async function membershipsOf(db: Conn, rowIds: number[]): Promise<Map<number, number[]>> {
+  const out = new Map<number, number[]>();
+  for (let i = 0; i < rowIds.length; i += 500) {
+    const rows = await db
+      .selectFrom('context_log_members')
+      .select(['row_id', 'context_id'])
+      .where('row_id', 'in', rowIds.slice(i, i + 500))
+      .orderBy('context_id')
+      .execute();
+    for (const r of rows) {
+      const list = out.get(Number(r.row_id)) ?? [];
+      list.push(Number(r.context_id));
+      out.set(Number(r.row_id), list);
+    }
+  }
+  return out;
+}
+
+/** Names of contexts by id. */
+export async function contextNames(db: Conn, ids: number[]): Promise<Map<number, string>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db.selectFrom('contexts').select(['id', 'name']).where('id', 'in', ids).execute();
+  return new Map(rows.map((r) => [Number(r.id), r.name]));
+}
+
+/** Whether any log of the context (home or member) still has the field (a stored null counts). */
+export async function contextHasField(tx: Conn, dialect: Dialect, contextId: number, name: string): Promise<boolean> {
+  const has =
+    dialect === 'postgres' ? sql<boolean>`jsonb_exists(r.entries_jsonb, ${name})` : sql<boolean>`exists (select 1 from json_each(r.entries) as k where k.key = ${name})`;
+  const row = await tx
+    .selectFrom('context_rows as r')
+    .select('r.id')
+    .where(await contextCondition(tx, contextId))
+    .where(has)
+    .limit(1)
+    .executeTakeFirst();
+  return !!row;
+}
+
 /** The context's list of column names (tiles and the dashboard read it), set after a rename or delete. */
 export async function setColumns(tx: Conn, contextId: number, columns: string[]): Promise<void> {
   await tx

@@ -54,7 +54,7 @@ export function logsRoutes(app: FastifyInstance): void {
   );
   route(app, listFields, ({ principal, query, deps }) => fields.listFields(deps.db, scopeOf(principal), query));
   route(app, createFields, ({ principal, body, deps }) => fields.createFields(deps.db, scopeOf(principal), body, deps.now()));
-  route(app, deleteFields, ({ principal, body, deps }) => fields.deleteFields(deps.db, scopeOf(principal), body, deps.now()));
+  route(app, deleteFields, ({ principal, body, deps }) => fields.deleteFields(deps.db, deps.dialect, scopeOf(principal), body, deps.now()));
   route(app, joinQuery, async ({ principal, body, deps }) => new RawJson(JSON.stringify(await joins.joinQuery(deps.db, deps.dialect, scopeOf(principal), body))));
   route(app, joinLogs, ({ principal, body, deps }) => joins.joinLogs(deps.db, deps.dialect, scopeOf(principal), body, deps.now()));
   route(app, derivedLogs, ({ principal, body, deps }) => createDerived(deps.db, deps.dialect, scopeOf(principal), body, deps.now()));
@@ -72,5 +72,5 @@ export function logsRoutes(app: FastifyInstance): void {
   route(app, fieldBinding, () => {
     throw badRequestError('PUT /v0/logs/fields/binding is not supported by this server: external field bindings are not implemented.');
   });
-  route(app, renameField, ({ principal, body, deps }) => fields.renameField(deps.db, scopeOf(principal), body, deps.now()));
+  route(app, renameField, ({ principal, body, deps }) => fields.renameField(deps.db, deps.dialect, scopeOf(principal), body, deps.now()));
 }

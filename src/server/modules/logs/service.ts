@@ -5,7 +5,7 @@ import type { Scope } from '../../auth/principal.ts';
 import type { Conn, Dialect } from '../../db/connection.ts';
 import { scopeKey } from '../../db/scope.ts';
 import { badRequestError, DomainError, invalidFields, notFoundError } from '../../domain-errors.ts';
-import { createContext, deleteRow, findContext, idsInContext, insertRows, replaceRow, rulesOf, type ContextRules } from '../contexts/repository.ts';
+import { createContext, deleteRow, findContext, insertRows, replaceRow, rulesOf, type ContextRules } from '../contexts/repository.ts';
 import { projectInScopeOr404 } from '../projects/service.ts';
 import { recomputeDerived } from './derived.ts';
 import { FieldSchema, splitEntry, type SplitEntry } from './field-schema.ts';
@@ -171,12 +171,14 @@ export async function updateLogs(db: Conn, scope: Scope, body: z.output<typeof U
   if (new Set([...found.values()].map((r) => r.project_id)).size > 1) throw badRequestError('The logs belong to different projects: update them one project at a time.');
   if (body.entries === undefined) return { info: 'Nothing to update.', log_event_ids: ids, modified_keys: [], failed: [] };
 
-  // Each log is checked against its home context's fields and, when the body's context is another context
-  // the log is a member of, that context's fields too (new fields are recorded in both).
+  // Each log is checked against the fields of every context it is in (its home and its memberships): a value
+  // one of them types otherwise, or a field one of them declares immutable, fails the log. New fields are
+  // recorded in all of them. The body's context (when the log is in it) only picks whose rules store the row.
   const order = Array.isArray(body.logs) ? body.logs : [body.logs];
   const projectId = [...found.values()][0]!.project_id;
   const named = body.context === undefined || body.context === null ? undefined : await findContext(db, projectId, contextNameOf(body.context));
-  const members = named ? await idsInContext(db, named.id, ids) : new Set<number>();
+  const memberships = await logs.membershipsOf(db, ids);
+  const names = await logs.contextNames(db, [...new Set([...[...found.values()].map((r) => r.context_id), ...[...memberships.values()].flat()])]);
   const schemas = new Map<number, FieldSchema>();
   const schemaOf = async (contextId: number) => {
     let schema = schemas.get(contextId);
@@ -194,12 +196,15 @@ export async function updateLogs(db: Conn, scope: Scope, body: z.output<typeof U
       continue;
     }
     const current = JSON.parse(row.entries) as Record<string, unknown>;
-    const via = named && named.id !== row.context_id && members.has(id) ? named.id : row.context_id;
+    const others = memberships.get(id) ?? [];
+    const via = named && others.includes(named.id) ? named.id : row.context_id;
     const plans: { contextId: number; schema: FieldSchema; changes: Accepted['changes'] }[] = [];
     let error: string | null = null;
-    for (const contextId of via === row.context_id ? [row.context_id] : [row.context_id, via]) {
+    for (const contextId of [row.context_id, ...others]) {
       const schema = await schemaOf(contextId);
-      const changes = refusal(schema, current, entry, body.overwrite === true) ?? schema.plan(entry);
+      // A log in one context keeps the messages it always had; in several, they say which context refuses.
+      const where = others.length ? (names.get(contextId) ?? '') : undefined;
+      const changes = refusal(schema, current, entry, body.overwrite === true, where) ?? schema.plan(entry, where);
       if (typeof changes === 'string' || 'error' in changes) {
         error = typeof changes === 'string' ? changes : changes.error;
         break;
@@ -255,11 +260,12 @@ const splitFields = (entry: Record<string, unknown> | undefined) => {
   return typeof split === 'string' ? {} : split.fields;
 };
 
-/** Why a log refuses these changes: a value already there without `overwrite`, or an immutable field. */
-function refusal(schema: FieldSchema, current: Record<string, unknown>, entry: SplitEntry, overwrite: boolean): string | null {
+/** Why a log refuses these changes: a value already there without `overwrite`, or a field immutable (in context `where`, when named). */
+function refusal(schema: FieldSchema, current: Record<string, unknown>, entry: SplitEntry, overwrite: boolean, where?: string): string | null {
   for (const name of Object.keys(entry.fields)) {
     if (!(name in current) || current[name] === null) continue;
-    if (schema.fields.get(name)?.mutable === false) return `Field '${name}' is immutable: its value cannot be changed.`;
+    if (schema.fields.get(name)?.mutable === false)
+      return `Field '${name}' is immutable${where === undefined ? '' : ` in context '${where}'`}: its value cannot be changed.`;
     if (!overwrite) return `Field '${name}' already has a value and cannot be overwritten because overwrite is set to False.`;
   }
   return null;
@@ -320,15 +326,21 @@ export async function atomicUpdate(db: Conn, dialect: Dialect, scope: Scope, id:
     const entries = JSON.parse(row.entries) as Record<string, unknown>;
     const current = entries[field] ?? 0;
     if (typeof current !== 'number') throw badRequestError(`Field '${field}' of log ${id} is not a number.`);
-    const schema = new FieldSchema(await fieldsOf(tx, row.context_id));
-    if (schema.fields.get(field)?.mutable === false && entries[field] !== undefined && entries[field] !== null) {
-      throw badRequestError(`Field '${field}' is immutable: its value cannot be changed.`);
-    }
     const value = op === '+' ? current + operand : op === '-' ? current - operand : op === '*' ? current * operand : current / operand;
     if (!Number.isFinite(value)) throw badRequestError('The result is not a finite number.');
-    const changes = schema.plan({ fields: { [field]: value }, explicit: {}, inferUntyped: false });
-    if ('error' in changes) throw badRequestError(changes.error);
-    await saveFields(tx, row.context_id, changes.added, changes.updated, now);
+    // Every context the log is in (home, memberships) keeps its immutable fields and types, as PUT does.
+    const others = (await logs.membershipsOf(tx, [id])).get(id) ?? [];
+    const names = others.length ? await logs.contextNames(tx, [row.context_id, ...others]) : new Map<number, string>();
+    for (const contextId of [row.context_id, ...others]) {
+      const where = others.length ? (names.get(contextId) ?? '') : undefined;
+      const schema = new FieldSchema(await fieldsOf(tx, contextId));
+      if (schema.fields.get(field)?.mutable === false && entries[field] !== undefined && entries[field] !== null) {
+        throw badRequestError(`Field '${field}' is immutable${where === undefined ? '' : ` in context '${where}'`}: its value cannot be changed.`);
+      }
+      const changes = schema.plan({ fields: { [field]: value }, explicit: {}, inferUntyped: false }, where);
+      if ('error' in changes) throw badRequestError(changes.error);
+      await saveFields(tx, contextId, changes.added, changes.updated, now);
+    }
     await replaceRow(tx, rulesOf(await logs.contextById(tx, row.context_id)), id, { ...entries, [field]: value }, now);
     return { new_value: value };
   });
