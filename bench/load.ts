@@ -29,6 +29,7 @@ export interface LoadResult {
   requestsPerSec: number;
   p50: number;
   p99: number;
+  /** Answers other than 2xx, and requests the load tool gave up on (wrk: after 2 s; a queue, not an error). */
   non2xx: number;
   /**
    * The server's CPU time (user + system, all its threads) per request, in µs: steadier than req/s on a

@@ -314,7 +314,7 @@ async function main() {
       (r.peerRatio === undefined ? '' : `${r.peerRatio}×`).padStart(8),
       goal,
     );
-    if (r.non2xx > 0) console.log(`  ! ${r.non2xx} non-2xx responses`);
+    if (r.non2xx > 0) console.log(`  ! ${r.non2xx} non-2xx responses or requests the load tool gave up on after 2 s`);
   }
   if (scale.length) {
     console.log('');
