@@ -32,6 +32,7 @@ import {
   type NewContext,
   type RowsFrom,
 } from './repository.ts';
+import { withDeleteActions } from './foreign-keys.ts';
 import { countRowsAtCommit, createCommit, findCommit, rollback, rowsAtCommit } from './commits-repository.ts';
 
 // What the contexts routes (and the starter project) do with a context, its rows and its history.
@@ -279,8 +280,11 @@ export async function updateRow(db: Conn, context: ContextRow, rowId: number, ch
   if (!found) throw notFoundError('Log not found.');
 }
 
-export async function removeRow(db: Conn, context: ContextRow, rowId: number): Promise<void> {
-  const found = await db.transaction().execute((tx) => deleteRow(tx, rulesOf(context), rowId));
+export async function removeRow(db: Conn, context: ContextRow & { name: string }, rowId: number): Promise<void> {
+  // Foreign keys that reference the context take their on_delete action (foreign-keys.ts).
+  const found = await db
+    .transaction()
+    .execute((tx) => withDeleteActions(tx, context.project_id, [{ context, ids: [rowId] }], () => deleteRow(tx, rulesOf(context), rowId)));
   if (!found) throw notFoundError('Log not found.');
 }
 
