@@ -218,4 +218,39 @@ describe('context foreign keys', () => {
     expect((await del('users', [users[0]!])).statusCode).toBe(200);
     expect((await read('users')).has(again!)).toBe(true);
   });
+
+  it('on_update CASCADE follows a changed referenced value, SET NULL clears it, unset refuses the update', async () => {
+    const t = await makeTestApp();
+    const { call, create, log, read } = await setup(t);
+    await create('users');
+    const [ann, bob] = await log('users', [
+      { user_id: 1, name: 'ann' },
+      { user_id: 2, name: 'bob' },
+    ]);
+    await create('orders', [{ name: 'user_id', references: 'users.user_id', on_update: 'CASCADE' }]);
+    await create('notes', [{ name: 'who[*]', references: 'users.name', on_update: 'SET NULL' }]);
+    const [o1, o2] = await log('orders', [{ user_id: 1 }, { user_id: 2 }]);
+    const [n] = await log('notes', [{ who: ['ann', 'bob'] }]);
+    const put = await call('PUT', '/v0/logs', { logs: [ann], entries: { user_id: 10 }, overwrite: true });
+    expect(put.statusCode, put.body).toBe(200);
+    expect(await read('orders')).toEqual(
+      new Map([
+        [o1, { user_id: 10 }],
+        [o2, { user_id: 2 }],
+      ]),
+    );
+    const patch = await call('PATCH', `/v0/project/demo/contexts/users/logs/${ann}`, { entries: { name: 'anne' } });
+    expect(patch.statusCode, patch.body).toBe(200);
+    expect((await read('notes')).get(n!)).toEqual({ who: [null, 'bob'] });
+    // A change nothing references, or that keeps the value, is free.
+    expect((await call('PUT', '/v0/logs', { logs: [bob], entries: { age: 30, user_id: 2 }, overwrite: true })).statusCode).toBe(200);
+    await create('audit', [{ name: 'uid', references: 'users.user_id' }]);
+    await log('audit', [{ uid: 2 }]);
+    const refused = await call('PUT', '/v0/logs', { logs: [bob], entries: { user_id: 20 }, overwrite: true });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().detail).toContain("context 'audit'");
+    expect(refused.json().detail).toContain('on_update NO ACTION');
+    expect((await read('users')).get(bob!)).toEqual({ user_id: 2, name: 'bob', age: 30 });
+    expect((await read('orders')).get(o2!)).toEqual({ user_id: 2 });
+  });
 });

@@ -60,6 +60,7 @@ export interface ForeignKeyRule {
   column: string;
   /** Upper case; `NO ACTION` when unset. */
   onDelete: string;
+  onUpdate: string;
   default: unknown;
 }
 
@@ -93,6 +94,7 @@ export function foreignKeyRules(stored: string | undefined): ForeignKeyRule[] {
       context: fk.references.slice(0, dot),
       column: fk.references.slice(dot + 1),
       onDelete: (fk.on_delete ?? 'NO ACTION').toUpperCase(),
+      onUpdate: (fk.on_update ?? 'NO ACTION').toUpperCase(),
       default: fk.default ?? null,
     };
   });
@@ -109,10 +111,10 @@ export function valuesAt(value: unknown, steps: Step[]): unknown[] {
   return value.flatMap((element) => valuesAt(element, rest));
 }
 
-/** A copy of `value` where each value at the path whose key is in `keys` is replaced by `by`. */
-function replaceAt(value: unknown, steps: Step[], keys: Set<string>, by: unknown): unknown {
+/** A copy of `value` where each value at the path whose key is in `keys` is replaced by `by(key)`. */
+function replaceAt(value: unknown, steps: Step[], keys: Set<string>, by: (key: string) => unknown): unknown {
   if (value === undefined || value === null) return value;
-  if (steps.length === 0) return keys.has(keyOf(value)) ? by : value;
+  if (steps.length === 0) return keys.has(keyOf(value)) ? by(keyOf(value)) : value;
   const [step, ...rest] = steps as [Step, ...Step[]];
   if ('key' in step) {
     if (!value || typeof value !== 'object' || Array.isArray(value) || !(step.key in value)) return value;
@@ -249,7 +251,44 @@ const MAX_DEPTH = 32;
  * deletes the contexts) and then applies the `on_delete` action of every foreign key that references a
  * value no log of its context holds any more. A refusal throws (400) and the caller's transaction rolls back.
  */
-export async function withDeleteActions<T>(tx: Conn, projectId: number, leaving: Leaving[], remove: () => Promise<T>, depth = 0): Promise<T> {
+export function withDeleteActions<T>(tx: Conn, projectId: number, leaving: Leaving[], remove: () => Promise<T>, depth = 0): Promise<T> {
+  return withReferentialActions(tx, projectId, leaving, remove, 'delete', depth);
+}
+
+/**
+ * Runs `update` (which changes logs of the contexts in `leaving`, by id) and then applies the `on_update`
+ * action of every foreign key that references a value no log of its context holds any more: CASCADE writes
+ * the value the updated log holds now (a value changed to several different ones is refused), SET NULL /
+ * SET DEFAULT and the refusals as for deletes. Not recursive: the referencing logs' own referrers are not followed.
+ */
+export function withUpdateActions<T>(tx: Conn, projectId: number, leaving: Leaving[], update: () => Promise<T>): Promise<T> {
+  return withReferentialActions(tx, projectId, leaving, update, 'update', 0);
+}
+
+/** The value of `column` of each of the logs `ids` (scalars only), by id. */
+async function valuesById(tx: Conn, column: string, ids: number[]): Promise<Map<number, unknown>> {
+  const dialect = dialectOf(tx);
+  const rows = await tx
+    .selectFrom('context_rows as r')
+    .select(['r.id', jsonTextAt(dialect, ENTRIES, [column]).as('v')])
+    .where(idIn(dialect, ids))
+    .execute();
+  const found = new Map<number, unknown>();
+  for (const row of rows) {
+    const v = row.v === null || row.v === undefined ? null : (JSON.parse(String(row.v)) as unknown);
+    found.set(Number(row.id), v !== null && typeof v === 'object' ? null : v);
+  }
+  return found;
+}
+
+async function withReferentialActions<T>(
+  tx: Conn,
+  projectId: number,
+  leaving: Leaving[],
+  remove: () => Promise<T>,
+  event: 'delete' | 'update',
+  depth: number,
+): Promise<T> {
   if (leaving.length === 0) return remove();
   const keys = await referencing(tx, projectId, new Set(leaving.map((l) => l.context.name)));
   if (keys.length === 0) return remove();
@@ -262,6 +301,16 @@ export async function withDeleteActions<T>(tx: Conn, projectId: number, leaving:
       if (values.size) before.set(`${l.context.id}\u0001${column}`, values);
     }
   }
+  // Updates: each log's value before, to tell what an old value became.
+  const wasById = new Map<string, Map<number, unknown>>();
+  if (event === 'update') {
+    for (const l of leaving) {
+      if (l.ids === null) continue;
+      for (const column of new Set(keys.filter((k) => k.fk.context === l.context.name).map((k) => k.fk.column))) {
+        if (before.has(`${l.context.id}\u0001${column}`)) wasById.set(`${l.context.id}\u0001${column}`, await valuesById(tx, column, l.ids));
+      }
+    }
+  }
   const result = await remove();
   const orphaned: Orphaned[] = [];
   for (const l of leaving) {
@@ -270,15 +319,29 @@ export async function withDeleteActions<T>(tx: Conn, projectId: number, leaving:
       if (!had) continue;
       const still = await columnValues(tx, l.context.id, fk.column, { among: [...had.values()] });
       const orphans = new Map([...had].filter(([k]) => !still.has(k)));
-      if (orphans.size) orphaned.push({ referrer, fk, orphans, from: l.context.name });
+      if (orphans.size === 0) continue;
+      const became = new Map<string, unknown[]>();
+      const was = wasById.get(`${l.context.id}\u0001${fk.column}`);
+      if (was) {
+        const now = await valuesById(tx, fk.column, [...was.keys()]);
+        for (const [id, old] of was) {
+          if (old === null || !orphans.has(keyOf(old))) continue;
+          const list = became.get(keyOf(old)) ?? [];
+          const value = now.get(id) ?? null;
+          if (!list.some((v) => keyOf(v) === keyOf(value))) list.push(value);
+          became.set(keyOf(old), list);
+        }
+      }
+      orphaned.push({ referrer, fk, orphans, from: l.context.name, became });
     }
   }
   // Per referencing context: refusals first, then cascades, then the values replaced (all of a log's keys at once).
   for (const referrerId of new Set(orphaned.map((o) => o.referrer.id))) {
-    await applyOnDelete(
+    await applyActions(
       tx,
       projectId,
       orphaned.filter((o) => o.referrer.id === referrerId),
+      event,
       depth,
     );
   }
@@ -290,6 +353,8 @@ interface Orphaned {
   fk: ForeignKeyRule;
   orphans: Map<string, unknown>;
   from: string;
+  /** Updates: what each orphaned value (by key) became in the updated logs. */
+  became: Map<string, unknown[]>;
 }
 
 /** The referrer's logs that hold one of the orphans at the key's path, with their entries. */
@@ -313,13 +378,24 @@ async function referencingLogs(tx: Conn, referrerId: number, fk: ForeignKeyRule,
     .filter((r) => valuesAt(r.entries, fk.steps).some((v) => orphans.has(keyOf(v))));
 }
 
-async function applyOnDelete(tx: Conn, projectId: number, items: Orphaned[], depth: number) {
+async function applyActions(tx: Conn, projectId: number, items: Orphaned[], event: 'delete' | 'update', depth: number) {
   // The referrer may have gone with the same delete (a child context).
   const current = await tx.selectFrom('contexts').selectAll().where('id', '=', items[0]!.referrer.id).executeTakeFirst();
   if (!current) return;
   const referrerId = Number(current.id);
   const rules = rulesOf(current);
-  const action = (o: Orphaned) => o.fk.onDelete;
+  const on = event === 'delete' ? 'on_delete' : 'on_update';
+  const action = (o: Orphaned) => (event === 'delete' ? o.fk.onDelete : o.fk.onUpdate);
+  const replacing = (o: Orphaned) => action(o) === 'SET NULL' || action(o) === 'SET DEFAULT' || (event === 'update' && action(o) === 'CASCADE');
+  for (const o of items) {
+    if (!(event === 'update' && action(o) === 'CASCADE')) continue;
+    const split = [...o.became].find(([, values]) => values.length > 1);
+    if (split) {
+      throw badRequestError(
+        `Refused: ${show(o.orphans.get(split[0]))} of ${o.fk.references} would become ${split[1].map(show).join(' and ')} in different logs, so foreign key '${o.fk.name}' of context '${current.name}' (on_update CASCADE) cannot follow it. Update those logs one value at a time.`,
+      );
+    }
+  }
   for (const o of items.filter((i) => !['CASCADE', 'SET NULL', 'SET DEFAULT'].includes(action(i)))) {
     const hits = await referencingLogs(tx, referrerId, o.fk, o.orphans);
     if (hits.length === 0) continue;
@@ -329,11 +405,12 @@ async function applyOnDelete(tx: Conn, projectId: number, items: Orphaned[], dep
         .slice(0, 10)
         .map((h) => h.id)
         .join(', ')}${hits.length > 10 ? ', …' : ''}) reference ${o.fk.references} = ${values.slice(0, 5).map(show).join(', ')} through foreign key '${o.fk.name}' ` +
-        `(on_delete ${o.fk.onDelete}), and no log of context '${o.from}' would hold it any more. Delete or change those logs first.`,
+        `(${on} ${action(o)}), and no log of context '${o.from}' would hold it any more. Delete or change those logs first.`,
     );
   }
   const cascading = new Set<number>();
-  for (const o of items.filter((i) => action(i) === 'CASCADE')) for (const h of await referencingLogs(tx, referrerId, o.fk, o.orphans)) cascading.add(h.id);
+  for (const o of items.filter((i) => event === 'delete' && action(i) === 'CASCADE'))
+    for (const h of await referencingLogs(tx, referrerId, o.fk, o.orphans)) cascading.add(h.id);
   if (cascading.size) {
     const ids = [...cascading].sort((a, b) => a - b);
     await withDeleteActions(
@@ -347,8 +424,8 @@ async function applyOnDelete(tx: Conn, projectId: number, items: Orphaned[], dep
     );
   }
   const replaced = new Map<number, Record<string, unknown>>();
-  for (const o of items.filter((i) => action(i) === 'SET NULL' || action(i) === 'SET DEFAULT')) {
-    const by = action(o) === 'SET NULL' ? null : o.fk.default;
+  for (const o of items.filter(replacing)) {
+    const by = (key: string) => (action(o) === 'SET NULL' ? null : action(o) === 'SET DEFAULT' ? o.fk.default : (o.became.get(key)?.[0] ?? null));
     const keys = new Set(o.orphans.keys());
     for (const h of await referencingLogs(tx, referrerId, o.fk, o.orphans)) {
       replaced.set(h.id, replaceAt(replaced.get(h.id) ?? h.entries, o.fk.steps, keys, by) as Record<string, unknown>);

@@ -5,7 +5,7 @@ import type { Scope } from '../../auth/principal.ts';
 import type { Conn, Dialect } from '../../db/connection.ts';
 import { scopeKey } from '../../db/scope.ts';
 import { badRequestError, DomainError, invalidFields, notFoundError } from '../../domain-errors.ts';
-import { ForeignKeyViolation, withDeleteActions } from '../contexts/foreign-keys.ts';
+import { ForeignKeyViolation, withDeleteActions, withUpdateActions } from '../contexts/foreign-keys.ts';
 import { createContext, deleteRow, findContext, idsInContext, insertRows, replaceRow, rulesOf, type ContextRules } from '../contexts/repository.ts';
 import { projectInScopeOr404 } from '../projects/service.ts';
 import { recomputeDerived } from './derived.ts';
@@ -218,14 +218,20 @@ export async function updateLogs(db: Conn, scope: Scope, body: z.output<typeof U
 
   const contexts = new Map<number, ContextRules>();
   const apply = async (tx: Conn, group: typeof planned) => {
-    for (const p of group) {
-      let rules = contexts.get(p.via);
-      if (!rules) {
-        contexts.set(p.via, (rules = rulesOf(await logs.contextById(tx, p.via))));
+    // Foreign keys that reference the logs' contexts take their on_update action once the values changed (foreign-keys.ts).
+    const leaving = new Map<number, number[]>();
+    for (const p of group) for (const c of new Set([p.contextId, p.via])) leaving.set(c, [...(leaving.get(c) ?? []), p.id]);
+    const named = await Promise.all([...leaving].map(async ([id, ids]) => ({ context: { id, name: (await logs.contextById(tx, id)).name }, ids })));
+    await withUpdateActions(tx, projectId, named, async () => {
+      for (const p of group) {
+        let rules = contexts.get(p.via);
+        if (!rules) {
+          contexts.set(p.via, (rules = rulesOf(await logs.contextById(tx, p.via))));
+        }
+        for (const c of p.changes) await saveFields(tx, c.contextId, c.changes.added, c.changes.updated, now);
+        await replaceRow(tx, rules, p.id, p.entries, now);
       }
-      for (const c of p.changes) await saveFields(tx, c.contextId, c.changes.added, c.changes.updated, now);
-      await replaceRow(tx, rules, p.id, p.entries, now);
-    }
+    });
   };
   const updated: number[] = [];
   if (body.on_duplicate === 'skip') {
