@@ -131,6 +131,11 @@ describe('context foreign keys', () => {
     const put = await call('PUT', '/v0/logs', { logs: [ok], entries: { user_id: 3 }, overwrite: true });
     expect(put.statusCode).toBe(400);
     expect(put.json().detail).toContain("'user_id' = 3");
+    // A PUT of several logs is checked once for all of them, and refused whole.
+    const second = skip.json().log_event_ids[0] as number;
+    const putMany = await call('PUT', '/v0/logs', { logs: [ok, second], entries: [{ user_id: 2 }, { user_id: 8 }], overwrite: true });
+    expect(putMany.statusCode).toBe(400);
+    expect(putMany.json().detail).toContain("'user_id' = 8");
     const patch = await call('PATCH', `/v0/project/demo/contexts/orders/logs/${ok}`, { entries: { tag_ids: ['nope'] } });
     expect(patch.statusCode).toBe(400);
     const post = await call('POST', '/v0/project/demo/contexts/orders/logs', { entries: [{ user_id: 1 }, { user_id: 4 }] });

@@ -198,8 +198,19 @@ const show = (v: unknown) => JSON.stringify(v);
  * Refuses (ForeignKeyViolation, 400) when a value at a foreign key's path in `rows` is not the value of the
  * referenced column in some log of the referenced context. Call after the rows are stored, in their transaction.
  */
-export async function checkReferences(tx: Conn, context: { project_id: number; foreign_keys: ForeignKeyRule[] }, rows: Record<string, unknown>[]): Promise<void> {
+export async function checkReferences(
+  tx: Conn,
+  context: { id: number; project_id: number; foreign_keys: ForeignKeyRule[] },
+  rows: Record<string, unknown>[],
+): Promise<void> {
   if (context.foreign_keys.length === 0 || rows.length === 0) return;
+  const later = deferred.get(tx);
+  if (later) {
+    const pending = later.get(context.id) ?? { context, rows: [] };
+    pending.rows.push(...rows);
+    later.set(context.id, pending);
+    return;
+  }
   for (const fk of context.foreign_keys) {
     const wanted = new Map<string, unknown>();
     for (const entries of rows) {
@@ -228,6 +239,27 @@ export async function checkReferences(tx: Conn, context: { project_id: number; f
       }
     }
   }
+}
+
+type Checked = Parameters<typeof checkReferences>[1];
+const deferred = new WeakMap<Conn, Map<number, { context: Checked; rows: Record<string, unknown>[] }>>();
+
+/**
+ * Runs `run` (which writes logs one at a time in `tx`, such as a batch of updates) with the reference checks
+ * of its writes gathered and made at the end: one query per foreign key for the batch instead of per log.
+ */
+export async function checkingReferencesOnce<T>(tx: Conn, run: () => Promise<T>): Promise<T> {
+  if (deferred.has(tx)) return run();
+  const later = new Map<number, { context: Checked; rows: Record<string, unknown>[] }>();
+  deferred.set(tx, later);
+  let result: T;
+  try {
+    result = await run();
+  } finally {
+    deferred.delete(tx);
+  }
+  for (const { context, rows } of later.values()) await checkReferences(tx, context, rows);
+  return result;
 }
 
 type ContextRow = Parameters<typeof rulesOf>[0] & { project_id: number; name: string };
