@@ -102,7 +102,7 @@ describe('context foreign keys', () => {
 
   it('refuses an invalid reference with 400 naming the field, the value and the referenced context, and writes nothing', async () => {
     const t = await makeTestApp();
-    const { call, write, log, read } = await referenced(t);
+    const { call, write, log, read, del } = await referenced(t);
     const [ok] = await log('orders', [{ user_id: 1 }]);
     const cases: [Record<string, unknown>, string, string][] = [
       [{ user_id: 3 }, 'user_id', 'users'],
@@ -151,6 +151,13 @@ describe('context foreign keys', () => {
     expect(missing.statusCode).toBe(400);
     expect(missing.json().detail).toContain("context 'people'");
     expect((await write('pets', [{ name: 'no owner' }])).statusCode).toBe(200);
+    // Names with quotes and backslashes are field names like any other.
+    await log('odd', [{ 'k"e\\y': 1 }]);
+    await call('POST', '/v0/project/demo/contexts', { name: 'odder', foreign_keys: [{ name: 'a"b\\c', references: 'odd.k"e\\y', on_delete: 'CASCADE' }] });
+    expect((await write('odder', [{ 'a"b\\c': 1 }])).statusCode).toBe(200);
+    expect((await write('odder', [{ 'a"b\\c': 2 }])).statusCode).toBe(400);
+    expect((await del('odd', null)).statusCode).toBe(200);
+    expect((await read('odder')).size).toBe(0);
   });
 
   it('on_delete CASCADE deletes the referencing logs, through every path and recursively', async () => {

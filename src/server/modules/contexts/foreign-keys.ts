@@ -138,9 +138,14 @@ function sqlitePath(steps: Step[]): string {
   let path = '$';
   for (const s of steps) {
     if ('any' in s) break;
-    path += 'key' in s ? `."${s.key.replace(/"/g, '""')}"` : `[${s.index}]`;
+    path += 'key' in s ? `."${s.key.replace(/["\\]/g, (c) => `\\${c}`)}"` : `[${s.index}]`;
   }
   return path;
+}
+
+/** The JSON text of a log's top-level field (NULL when missing); a label with `"` or `\\` is escaped on SQLite. */
+function fieldText(dialect: Dialect, column: string) {
+  return dialect === 'sqlite' ? sql`(${ENTRIES} -> ${sqlitePath([{ key: column }])})` : jsonTextAt(dialect, ENTRIES, [column]);
 }
 
 /** The steps before the first wildcard, as json-sql's path steps. */
@@ -174,7 +179,7 @@ async function columnValues(tx: Conn, contextId: number, column: string, filter:
   const dialect = dialectOf(tx);
   let q = tx
     .selectFrom('context_rows as r')
-    .select(jsonTextAt(dialect, ENTRIES, [column]).as('v'))
+    .select(fieldText(dialect, column).as('v'))
     .distinct()
     .where(await contextCondition(tx, contextId));
   if (filter.among) q = q.where(valueIn(dialect, [{ key: column }], filter.among));
@@ -302,7 +307,7 @@ async function valuesById(tx: Conn, column: string, ids: number[]): Promise<Map<
   const dialect = dialectOf(tx);
   const rows = await tx
     .selectFrom('context_rows as r')
-    .select(['r.id', jsonTextAt(dialect, ENTRIES, [column]).as('v')])
+    .select(['r.id', fieldText(dialect, column).as('v')])
     .where(idIn(dialect, ids))
     .execute();
   const found = new Map<number, unknown>();
