@@ -265,4 +265,19 @@ describe('context foreign keys', () => {
     expect((await read('users')).get(bob!)).toEqual({ user_id: 2, name: 'bob', age: 30 });
     expect((await read('orders')).get(o2!)).toEqual({ user_id: 2 });
   });
+
+  it('concurrent writes and deletes never leave a dangling reference', async () => {
+    const t = await makeTestApp();
+    const { create, write, log, read, del } = await setup(t);
+    await create('users');
+    await create('orders', [{ name: 'user_id', references: 'users.user_id' }]);
+    for (let round = 0; round < 10; round++) {
+      const [user] = await log('users', [{ user_id: round }]);
+      const [wrote, deleted] = await Promise.all([write('orders', [{ user_id: round }]), del('users', [user!])]);
+      // One of the two wins: the order is written and the delete refused (NO ACTION), or the reverse.
+      expect([wrote.statusCode, deleted.statusCode].sort(), `${wrote.body} ${deleted.body}`).toEqual([200, 400]);
+    }
+    const users = new Set([...(await read('users')).values()].map((e) => e.user_id));
+    for (const order of (await read('orders')).values()) expect(users.has(order.user_id)).toBe(true);
+  });
 });

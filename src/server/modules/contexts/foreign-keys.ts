@@ -175,15 +175,18 @@ function idIn(dialect: Dialect, ids: number[]) {
 }
 
 /** The scalar values of `column` among the context's logs (all, or those of `ids`), restricted to `among` when given: their keys and values. */
-async function columnValues(tx: Conn, contextId: number, column: string, filter: { among?: unknown[]; ids?: number[] }): Promise<Map<string, unknown>> {
+async function columnValues(tx: Conn, contextId: number, column: string, filter: { among?: unknown[]; ids?: number[]; lock?: boolean }): Promise<Map<string, unknown>> {
   const dialect = dialectOf(tx);
   let q = tx
     .selectFrom('context_rows as r')
     .select(fieldText(dialect, column).as('v'))
-    .distinct()
     .where(await contextCondition(tx, contextId));
   if (filter.among) q = q.where(valueIn(dialect, [{ key: column }], filter.among));
   if (filter.ids) q = q.where(idIn(dialect, filter.ids));
+  // PostgreSQL: the referenced logs found are locked until the writer commits, so a concurrent delete or
+  // update of them waits (and its on_delete / on_update then sees the new logs) or, having committed first,
+  // leaves nothing to find. FOR SHARE does not go with DISTINCT. SQLite has one writer at a time.
+  q = filter.lock && dialect === 'postgres' ? q.forShare('r') : q.distinct();
   const found = new Map<string, unknown>();
   for (const row of await q.execute()) {
     if (row.v === null || row.v === undefined) continue;
@@ -235,7 +238,7 @@ export async function checkReferences(
         `Field '${fk.name}' = ${show(wanted.values().next().value)} references context '${fk.context}' (foreign key to ${fk.references}), which does not exist in this project: create it and its logs first, or leave the field unset.`,
       );
     }
-    const found = await columnValues(tx, Number(target.id), fk.column, { among: [...wanted.values()] });
+    const found = await columnValues(tx, Number(target.id), fk.column, { among: [...wanted.values()], lock: true });
     for (const [key, v] of wanted) {
       if (!found.has(key)) {
         throw new ForeignKeyViolation(
