@@ -48,6 +48,8 @@ export function foreignKeysAsAnswered(given: ForeignKeyGiven[] | undefined): For
 // orphans and each referencing foreign key's `on_delete` applies: CASCADE deletes the referencing logs
 // (recursively), SET NULL / SET DEFAULT replace the referencing value itself (an element of a `[*]` list
 // too: it becomes null or the default, it is not removed), RESTRICT / NO ACTION / unset refuse with a 400.
+// `on_update` likewise when a batch update changes referenced values (CASCADE writes the new value).
+// This module and repository.ts import each other: each uses the other's functions only when called.
 
 type Step = { key: string } | { index: number } | { any: true };
 
