@@ -56,7 +56,7 @@ export const createContext = operation({
   summary: 'Create a context with its rules (unique keys, duplicates, counters, versioning), or several at once',
   description:
     "Without `is_versioned`, the context takes its project's setting: in a versioned project it is versioned. Null values mean unset. " +
-    '`foreign_keys` are kept and answered (with `is_nested` and `path_segments`) but not enforced; `owner_scope` and `owner_id` are kept. ' +
+    '`foreign_keys` are kept, answered (with `is_nested` and `path_segments`) and enforced on writes and deletes of logs (a reference to a missing context is refused when a value is written); `owner_scope` and `owner_id` are kept. ' +
     'An object body creates one context (400 `already exists` when the name is taken) and answers it. A JSON array body (names or objects, ' +
     'even of one item) creates each item on its own and answers 200 `{info, created, errors: [{index, name, error}]}`: a taken name or an ' +
     'invalid item is an entry of `errors`, not a failure of the request.',
@@ -172,7 +172,7 @@ export const createLogs = operation({
   params: ContextPath,
   body: LogsInput,
   response: LogsCreated,
-  errors: [403, 404, 409, 422],
+  errors: [400, 403, 404, 409, 422],
 });
 
 export const updateLog = operation({
@@ -186,7 +186,7 @@ export const updateLog = operation({
   params: LogPath,
   body: LogPatch,
   response: InfoString,
-  errors: [403, 404, 409, 422],
+  errors: [400, 403, 404, 409, 422],
 });
 
 export const deleteLog = operation({
@@ -199,7 +199,7 @@ export const deleteLog = operation({
   access: inScope('project:write'),
   params: LogPath,
   response: InfoString,
-  errors: [403, 404],
+  errors: [400, 403, 404],
 });
 
 export const commitContext = operation({

@@ -6,10 +6,13 @@ import { isUniqueViolation } from '../../db/unique-violation.ts';
 import { badRequestError, conflictError, invalidField, missingField } from '../../domain-errors.ts';
 import type { JsonText } from '../../http/raw-json.ts';
 import type { ColumnType } from '../../../shared/projects.ts';
-import { foreignKeysAsAnswered, type ForeignKeyGiven } from './foreign-keys.ts';
+import { checkReferences, foreignKeyRules, foreignKeysAsAnswered, withDeleteActions, type ForeignKeyGiven, type ForeignKeyRule } from './foreign-keys.ts';
 
 export interface ContextRules {
   id: number;
+  project_id: number;
+  /** Enforced on every write of its logs (foreign-keys.ts). */
+  foreign_keys: ForeignKeyRule[];
   is_versioned: number;
   allow_duplicates: number;
   /** column → type ('any' for a list of names without types) */
@@ -143,22 +146,27 @@ export function findContext(db: Conn, projectId: number, name: string) {
  */
 export async function deleteContexts(db: Conn, projectId: number, name: string, withChildren: boolean): Promise<{ id: number; name: string }[]> {
   const children = `${name}/`;
-  const named = db
+  const named = await db
     .selectFrom('contexts')
-    .select('id')
-    .where('project_id', '=', projectId)
-    .where((eb) => (withChildren ? eb.or([eb('name', '=', name), eb(sql<string>`substr(name, 1, ${children.length})`, '=', children)]) : eb('name', '=', name)));
-  // Their logs that belong to a context that stays keep living there (logs-api.md §6).
-  await rehomeLeaving(
-    db,
-    (await named.execute()).map((c) => Number(c.id)),
-  );
-  const rows = await db
-    .deleteFrom('contexts')
+    .select(['id', 'name'])
     .where('project_id', '=', projectId)
     .where((eb) => (withChildren ? eb.or([eb('name', '=', name), eb(sql<string>`substr(name, 1, ${children.length})`, '=', children)]) : eb('name', '=', name)))
-    .returning(['id', 'name'])
     .execute();
+  // Foreign keys of other contexts that reference these ones take their on_delete action (foreign-keys.ts).
+  const leaving = named.map((c) => ({ context: { id: Number(c.id), name: c.name }, ids: null }));
+  const rows = await withDeleteActions(db, projectId, leaving, async () => {
+    // Their logs that belong to a context that stays keep living there (logs-api.md §6).
+    await rehomeLeaving(
+      db,
+      named.map((c) => Number(c.id)),
+    );
+    return db
+      .deleteFrom('contexts')
+      .where('project_id', '=', projectId)
+      .where((eb) => (withChildren ? eb.or([eb('name', '=', name), eb(sql<string>`substr(name, 1, ${children.length})`, '=', children)]) : eb('name', '=', name)))
+      .returning(['id', 'name'])
+      .execute();
+  });
   return rows.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
 
@@ -195,9 +203,20 @@ export async function renameContext(db: Conn, contextId: number, name: string): 
   }
 }
 
-export function rulesOf(row: { id: number; is_versioned: number; allow_duplicates: number; unique_keys: string; auto_counting: string; columns: string }): ContextRules {
+export function rulesOf(row: {
+  id: number;
+  project_id: number;
+  is_versioned: number;
+  allow_duplicates: number;
+  unique_keys: string;
+  auto_counting: string;
+  columns: string;
+  foreign_keys: string;
+}): ContextRules {
   return {
     id: row.id,
+    project_id: row.project_id,
+    foreign_keys: foreignKeyRules(row.foreign_keys),
     is_versioned: row.is_versioned,
     allow_duplicates: row.allow_duplicates,
     unique_keys: JSON.parse(row.unique_keys),
@@ -518,6 +537,8 @@ export async function insertRows(tx: Conn, rules: ContextRules, batch: Record<st
     }
   }
   await rememberColumns(tx, rules, stored);
+  // After the rows are in: a log may reference another of the same batch.
+  await checkReferences(tx, rules, stored);
   return ids;
 }
 
@@ -560,6 +581,7 @@ export async function replaceRow(tx: Conn, rules: ContextRules, rowId: number, e
   await markPending(tx, home, rowId);
   await rememberColumns(tx, home, [entries]);
   if (home !== rules) await rememberColumns(tx, rules, [entries]);
+  await checkReferences(tx, home, [entries]);
   const memberships = await tx
     .selectFrom('context_log_members as m')
     .innerJoin('contexts as c', 'c.id', 'm.context_id')
@@ -570,6 +592,7 @@ export async function replaceRow(tx: Conn, rules: ContextRules, rowId: number, e
     const member = c.id === rules.id ? rules : rulesOf(c);
     // Every context of the log lists the fields it now has (GET /v0/logs/fields, the dashboard's columns).
     if (member !== rules) await rememberColumns(tx, member, [entries]);
+    await checkReferences(tx, member, [entries]);
     if (Object.keys(member.unique_keys).length === 0 && member.allow_duplicates) continue;
     const keys = derive(member, entries, ['body', 'entries']);
     await checkClashes(

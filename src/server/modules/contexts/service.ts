@@ -33,6 +33,7 @@ import {
   type NewContext,
   type RowsFrom,
 } from './repository.ts';
+import { withDeleteActions, withUpdateActions } from './foreign-keys.ts';
 import { countRowsAtCommit, createCommit, findCommit, rollback, rowsAtCommit } from './commits-repository.ts';
 
 // What the contexts routes (and the starter project) do with a context, its rows and its history.
@@ -273,11 +274,19 @@ export function addRows(db: Conn, context: ContextRow, entries: Record<string, u
   });
 }
 
-export async function updateRow(db: Conn, context: ContextRow, rowId: number, changes: Record<string, unknown>, now: Date): Promise<void> {
+export async function updateRow(db: Conn, context: ContextRow & { name: string }, rowId: number, changes: Record<string, unknown>, now: Date): Promise<void> {
   const found = await db.transaction().execute(async (tx) => {
     const current = await rowEntries(tx, context.id, rowId);
     if (!current) return false;
-    await patchRow(tx, rulesOf(context), rowId, changes, now);
+    // Foreign keys that reference the log's contexts (this one and its home) take their on_update action (foreign-keys.ts).
+    const home = await tx
+      .selectFrom('context_rows as r')
+      .innerJoin('contexts as c', 'c.id', 'r.context_id')
+      .select(['c.id', 'c.name'])
+      .where('r.id', '=', rowId)
+      .executeTakeFirstOrThrow();
+    const leaving = [{ context, ids: [rowId] }, ...(Number(home.id) === context.id ? [] : [{ context: { id: Number(home.id), name: home.name }, ids: [rowId] }])];
+    await withUpdateActions(tx, context.project_id, leaving, () => patchRow(tx, rulesOf(context), rowId, changes, now));
     await applyFieldRules(tx, context.id, [{ current, entries: changes }], now);
     // The log's other contexts (its home, its memberships) keep their types and immutable fields too.
     for (const other of await otherContextsOf(tx, [rowId], context.id)) await applyFieldRules(tx, other.id, [{ current, entries: changes }], now, other.name);
@@ -286,8 +295,11 @@ export async function updateRow(db: Conn, context: ContextRow, rowId: number, ch
   if (!found) throw notFoundError('Log not found.');
 }
 
-export async function removeRow(db: Conn, context: ContextRow, rowId: number): Promise<void> {
-  const found = await db.transaction().execute((tx) => deleteRow(tx, rulesOf(context), rowId));
+export async function removeRow(db: Conn, context: ContextRow & { name: string }, rowId: number): Promise<void> {
+  // Foreign keys that reference the context take their on_delete action (foreign-keys.ts).
+  const found = await db
+    .transaction()
+    .execute((tx) => withDeleteActions(tx, context.project_id, [{ context, ids: [rowId] }], () => deleteRow(tx, rulesOf(context), rowId)));
   if (!found) throw notFoundError('Log not found.');
 }
 

@@ -5,6 +5,7 @@ import type { Scope } from '../../auth/principal.ts';
 import type { Conn, Dialect } from '../../db/connection.ts';
 import { scopeKey } from '../../db/scope.ts';
 import { badRequestError, DomainError, invalidFields, notFoundError } from '../../domain-errors.ts';
+import { checkingReferencesOnce, ForeignKeyViolation, withDeleteActions, withUpdateActions } from '../contexts/foreign-keys.ts';
 import { createContext, deleteRow, findContext, insertRows, replaceRow, rulesOf, type ContextRules } from '../contexts/repository.ts';
 import { projectInScopeOr404 } from '../projects/service.ts';
 import { recomputeDerived } from './derived.ts';
@@ -114,7 +115,7 @@ export async function createLogs(db: Conn, dialect: Dialect, scope: Scope, body:
       try {
         ids.push(...(await db.transaction().execute((tx) => write(tx, [a]))));
       } catch (error) {
-        if (!(error instanceof DomainError && (error.kind === 'conflict' || error.kind === 'invalid-field'))) throw error;
+        if (!(error instanceof ForeignKeyViolation || (error instanceof DomainError && (error.kind === 'conflict' || error.kind === 'invalid-field')))) throw error;
         failed.push({ index: a.index, error: error.message });
       }
     }
@@ -222,14 +223,28 @@ export async function updateLogs(db: Conn, scope: Scope, body: z.output<typeof U
 
   const contexts = new Map<number, ContextRules>();
   const apply = async (tx: Conn, group: typeof planned) => {
+    // Foreign keys that reference the logs' contexts take their on_update action once the values changed (foreign-keys.ts).
+    const leaving = new Map<number, number[]>();
     for (const p of group) {
-      let rules = contexts.get(p.via);
-      if (!rules) {
-        contexts.set(p.via, (rules = rulesOf(await logs.contextById(tx, p.via))));
+      for (const c of new Set([p.contextId, p.via])) {
+        const ids = leaving.get(c);
+        if (ids) ids.push(p.id);
+        else leaving.set(c, [p.id]);
       }
-      for (const c of p.changes) await saveFields(tx, c.contextId, c.changes.added, c.changes.updated, now);
-      await replaceRow(tx, rules, p.id, p.entries, now);
     }
+    const named = await Promise.all([...leaving].map(async ([id, ids]) => ({ context: { id, name: (await logs.contextById(tx, id)).name }, ids })));
+    await withUpdateActions(tx, projectId, named, () =>
+      checkingReferencesOnce(tx, async () => {
+        for (const p of group) {
+          let rules = contexts.get(p.via);
+          if (!rules) {
+            contexts.set(p.via, (rules = rulesOf(await logs.contextById(tx, p.via))));
+          }
+          for (const c of p.changes) await saveFields(tx, c.contextId, c.changes.added, c.changes.updated, now);
+          await replaceRow(tx, rules, p.id, p.entries, now);
+        }
+      }),
+    );
   };
   const updated: number[] = [];
   if (body.on_duplicate === 'skip') {
@@ -238,7 +253,7 @@ export async function updateLogs(db: Conn, scope: Scope, body: z.output<typeof U
         await db.transaction().execute((tx) => apply(tx, [p]));
         updated.push(p.id);
       } catch (error) {
-        if (!(error instanceof DomainError && (error.kind === 'conflict' || error.kind === 'invalid-field'))) throw error;
+        if (!(error instanceof ForeignKeyViolation || (error instanceof DomainError && (error.kind === 'conflict' || error.kind === 'invalid-field')))) throw error;
         failed.push({ log_event_id: p.id, error: error.message });
       }
     }
@@ -284,32 +299,39 @@ export async function deleteLogs(db: Conn, scope: Scope, body: z.output<typeof D
   if (!context) throw notFoundError(`Context '' not found for project '${body.project_name}'.`);
   let deleted = 0;
   let changed = 0;
-  await db.transaction().execute(async (tx) => {
-    const rules = rulesOf(context);
-    for (const [ids, fields] of body.ids_and_fields) {
-      const wanted = ids === null ? undefined : Array.isArray(ids) ? ids : [ids];
-      if (wanted?.length === 0) continue;
-      const rows = await logs.contextLogs(tx, context.id, wanted);
-      const names = fields === null ? null : Array.isArray(fields) ? fields : [fields];
-      for (const row of rows) {
-        if (names === null) {
-          await deleteRow(tx, rules, row.id);
-          deleted++;
-          continue;
+  // Foreign keys that reference the context take their on_delete action once the logs are gone (foreign-keys.ts).
+  const all = body.ids_and_fields.some(([ids]) => ids === null);
+  const touched = all ? null : body.ids_and_fields.flatMap(([ids]) => (Array.isArray(ids) ? ids : [ids as number]));
+  await db.transaction().execute((tx) =>
+    withDeleteActions(tx, project.id, [{ context, ids: touched }], () =>
+      checkingReferencesOnce(tx, async () => {
+        const rules = rulesOf(context);
+        for (const [ids, fields] of body.ids_and_fields) {
+          const wanted = ids === null ? undefined : Array.isArray(ids) ? ids : [ids];
+          if (wanted?.length === 0) continue;
+          const rows = await logs.contextLogs(tx, context.id, wanted);
+          const names = fields === null ? null : Array.isArray(fields) ? fields : [fields];
+          for (const row of rows) {
+            if (names === null) {
+              await deleteRow(tx, rules, row.id);
+              deleted++;
+              continue;
+            }
+            const entries = JSON.parse(row.entries) as Record<string, unknown>;
+            if (!names.some((n) => n in entries)) continue;
+            for (const n of names) delete entries[n];
+            if (deleteEmpty && Object.keys(entries).length === 0) {
+              await deleteRow(tx, rules, row.id);
+              deleted++;
+            } else {
+              await replaceRow(tx, rules, row.id, entries, now);
+              changed++;
+            }
+          }
         }
-        const entries = JSON.parse(row.entries) as Record<string, unknown>;
-        if (!names.some((n) => n in entries)) continue;
-        for (const n of names) delete entries[n];
-        if (deleteEmpty && Object.keys(entries).length === 0) {
-          await deleteRow(tx, rules, row.id);
-          deleted++;
-        } else {
-          await replaceRow(tx, rules, row.id, entries, now);
-          changed++;
-        }
-      }
-    }
-  });
+      }),
+    ),
+  );
   return { info: `Deleted ${deleted} logs; removed fields from ${changed}.` };
 }
 

@@ -1,0 +1,283 @@
+import { describe, expect, it } from 'vitest';
+import { makeTestApp, type TestApp } from '../../testing/harness.ts';
+
+// Context foreign keys enforced (logs-api.md §6): references checked on every write of logs, and the
+// on_delete action of each key applied when the referenced logs leave their context. Real app, real database.
+
+type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+async function setup(t: TestApp) {
+  const u = await t.user();
+  const call = (method: Method, url: string, json?: unknown) => t.request(method, url, { key: u.apiKey, json });
+  expect((await call('POST', '/v0/project', { name: 'demo' })).statusCode).toBe(200);
+  const create = async (name: string, foreign_keys: unknown[] | null = null) => {
+    const res = await call('POST', '/v0/project/demo/contexts', { name, foreign_keys });
+    expect(res.statusCode, res.body).toBe(200);
+  };
+  const write = (context: string, entries: unknown, extra: Record<string, unknown> = {}) =>
+    call('POST', '/v0/logs', { project_name: 'demo', context: { name: context }, entries, ...extra });
+  const log = async (context: string, entries: Record<string, unknown>[]) => {
+    const res = await write(context, entries);
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json().log_event_ids as number[];
+  };
+  const read = async (context: string) => {
+    const res = await call('GET', `/v0/logs?${new URLSearchParams({ project_name: 'demo', context, limit: '1000', offset: '0' }).toString()}`);
+    expect(res.statusCode, res.body).toBe(200);
+    const logs = (res.json() as { logs: { id: number; entries: Record<string, unknown> }[] }).logs;
+    return new Map(logs.map((l) => [l.id, l.entries]));
+  };
+  const del = (context: string, ids: number[] | null, fields: string[] | null = null) =>
+    call('DELETE', '/v0/logs', { project_name: 'demo', context, ids_and_fields: [[ids, fields]] });
+  return { call, create, write, log, read, del };
+}
+
+/** users (user_id 1, 2), tags (id "a", "b"), org/departments (id "d1"), and orders referencing them along every kind of path. */
+async function referenced(t: TestApp, onDelete: string | null = null) {
+  const s = await setup(t);
+  await s.create('users');
+  await s.create('tags');
+  await s.create('org/departments');
+  const users = await s.log('users', [{ user_id: 1 }, { user_id: 2 }]);
+  const tags = await s.log('tags', [{ id: 'a' }, { id: 'b' }]);
+  await s.log('org/departments', [{ id: 'd1' }]);
+  const fk = (name: string, references: string) => ({ name, references, on_delete: onDelete, on_update: null });
+  await s.create('orders', [
+    fk('user_id', 'users.user_id'),
+    fk('metadata.user.user_id', 'users.user_id'),
+    fk('tag_ids[*]', 'tags.id'),
+    fk('images[*].image_id', 'tags.id'),
+    fk('items[0].id', 'tags.id'),
+    fk('teams[*].members[*].user_id', 'users.user_id'),
+    fk('department', 'org/departments.id'),
+  ]);
+  return { ...s, users, tags };
+}
+
+const fullOrder = {
+  user_id: 1,
+  metadata: { user: { user_id: 2 } },
+  tag_ids: ['a', 'b', null],
+  images: [{ image_id: 'a' }, { image_id: null }, {}],
+  items: [{ id: 'b' }, { id: 'not checked: only element 0' }],
+  teams: [{ members: [{ user_id: 1 }, { user_id: 2 }] }, { members: [] }],
+  department: 'd1',
+};
+
+describe('context foreign keys', () => {
+  it('writes valid references (top-level, nested, [*] lists, an index, a nested context name); missing or null values reference nothing', async () => {
+    const t = await makeTestApp();
+    const { call, create, write, log, read, del } = await referenced(t);
+    const [full, empty, nulls] = await log('orders', [fullOrder, { note: 'no references' }, { user_id: null, metadata: null, tag_ids: [] }]);
+    expect((await read('orders')).get(full!)).toEqual(fullOrder);
+    // A batch of many logs, each referencing: one query per key, not per log.
+    const many = Array.from({ length: 2000 }, (_, i) => ({ user_id: (i % 2) + 1, tag_ids: ['a'] }));
+    expect((await write('orders', many)).statusCode).toBe(200);
+    // Updates (PUT /v0/logs and the row routes) with valid values.
+    expect((await call('PUT', '/v0/logs', { logs: [empty], entries: { user_id: 2, tag_ids: ['b'] } })).statusCode).toBe(200);
+    expect((await call('PATCH', `/v0/project/demo/contexts/orders/logs/${nulls}`, { entries: { department: 'd1' } })).statusCode).toBe(200);
+    expect((await call('POST', '/v0/project/demo/contexts/orders/logs', { entries: [{ user_id: 1 }] })).statusCode).toBe(200);
+    // A log may reference one of its own batch (a context referencing itself), not a log that is nowhere.
+    await create('nodes', [{ name: 'parent', references: 'nodes.id' }]);
+    expect((await write('nodes', [{ id: 1 }, { id: 2, parent: 1 }, { id: 3, parent: 2 }])).statusCode).toBe(200);
+    expect((await write('nodes', [{ id: 4, parent: 99 }])).statusCode).toBe(400);
+    // A context without foreign keys writes the same values freely, and deletes freely (nothing references it).
+    await create('plain');
+    const [p] = await log('plain', [{ user_id: 999, tag_ids: ['zz'], parent: 99 }]);
+    expect(
+      (
+        await write(
+          'plain',
+          Array.from({ length: 100 }, (_, i) => ({ user_id: i })),
+        )
+      ).statusCode,
+    ).toBe(200);
+    expect((await del('plain', [p!])).statusCode).toBe(200);
+    expect((await del('plain', null)).statusCode).toBe(200);
+    expect((await read('plain')).size).toBe(0);
+    // Nor does anything reference the referencing context: its logs delete freely.
+    expect((await del('orders', null)).statusCode).toBe(200);
+    expect((await read('orders')).size).toBe(0);
+  });
+
+  it('refuses an invalid reference with 400 naming the field, the value and the referenced context, and writes nothing', async () => {
+    const t = await makeTestApp();
+    const { call, write, log, read, del } = await referenced(t);
+    const [ok] = await log('orders', [{ user_id: 1 }]);
+    const cases: [Record<string, unknown>, string, string][] = [
+      [{ user_id: 3 }, 'user_id', 'users'],
+      [{ metadata: { user: { user_id: 9 } } }, 'metadata.user.user_id', 'users'],
+      [{ tag_ids: ['a', 'zz'] }, 'tag_ids[*]', 'tags'],
+      [{ images: [{ image_id: 'a' }, { image_id: 'zz' }] }, 'images[*].image_id', 'tags'],
+      [{ items: [{ id: 'zz' }] }, 'items[0].id', 'tags'],
+      [{ teams: [{ members: [{ user_id: 1 }] }, { members: [{ user_id: 77 }] }] }, 'teams[*].members[*].user_id', 'users'],
+      [{ department: 'd2' }, 'department', 'org/departments'],
+    ];
+    for (const [entries, field, context] of cases) {
+      // In a batch of valid logs: the whole batch is refused, as for a unique key clash.
+      const res = await write('orders', [{ user_id: 2 }, entries, { user_id: 1 }]);
+      expect(res.statusCode, JSON.stringify(entries)).toBe(400);
+      const detail = res.json().detail as string;
+      expect(detail).toContain(`'${field}'`);
+      expect(detail).toContain(`'${context}'`);
+      expect(detail).toMatch(/= (3|9|"zz"|77|"d2")/);
+    }
+    expect([...(await read('orders')).keys()]).toEqual([ok]);
+    // on_duplicate "skip" reports the entry and writes the others, as it does for a unique key clash.
+    const skip = await write('orders', [{ user_id: 2 }, { user_id: 5 }], { on_duplicate: 'skip' });
+    expect(skip.statusCode, skip.body).toBe(200);
+    expect(skip.json().failed).toEqual([{ index: 1, error: expect.stringContaining("'user_id' = 5") }]);
+    // Updates: PUT /v0/logs, the row routes' PATCH and POST.
+    const put = await call('PUT', '/v0/logs', { logs: [ok], entries: { user_id: 3 }, overwrite: true });
+    expect(put.statusCode).toBe(400);
+    expect(put.json().detail).toContain("'user_id' = 3");
+    // A PUT of several logs is checked once for all of them, and refused whole.
+    const second = skip.json().log_event_ids[0] as number;
+    const putMany = await call('PUT', '/v0/logs', { logs: [ok, second], entries: [{ user_id: 2 }, { user_id: 8 }], overwrite: true });
+    expect(putMany.statusCode).toBe(400);
+    expect(putMany.json().detail).toContain("'user_id' = 8");
+    const patch = await call('PATCH', `/v0/project/demo/contexts/orders/logs/${ok}`, { entries: { tag_ids: ['nope'] } });
+    expect(patch.statusCode).toBe(400);
+    const post = await call('POST', '/v0/project/demo/contexts/orders/logs', { entries: [{ user_id: 1 }, { user_id: 4 }] });
+    expect(post.statusCode).toBe(400);
+    expect((await read('orders')).get(ok!)).toEqual({ user_id: 1 });
+    expect((await read('orders')).size).toBe(2);
+    // A value that is a list or a dict cannot be a reference.
+    expect((await write('orders', [{ user_id: { id: 1 } }])).statusCode).toBe(400);
+    // A key to a context that does not exist: kept at creation (the contract's clients create them in any
+    // order), and a value written to it is refused naming the context.
+    await call('POST', '/v0/project/demo/contexts', { name: 'pets', foreign_keys: [{ name: 'owner', references: 'people.id' }] });
+    const missing = await write('pets', [{ owner: 1 }]);
+    expect(missing.statusCode).toBe(400);
+    expect(missing.json().detail).toContain("context 'people'");
+    expect((await write('pets', [{ name: 'no owner' }])).statusCode).toBe(200);
+    // Names with quotes and backslashes are field names like any other.
+    await log('odd', [{ 'k"e\\y': 1 }]);
+    await call('POST', '/v0/project/demo/contexts', { name: 'odder', foreign_keys: [{ name: 'a"b\\c', references: 'odd.k"e\\y', on_delete: 'CASCADE' }] });
+    expect((await write('odder', [{ 'a"b\\c': 1 }])).statusCode).toBe(200);
+    expect((await write('odder', [{ 'a"b\\c': 2 }])).statusCode).toBe(400);
+    expect((await del('odd', null)).statusCode).toBe(200);
+    expect((await read('odder')).size).toBe(0);
+  });
+
+  it('on_delete CASCADE deletes the referencing logs, through every path and recursively', async () => {
+    const t = await makeTestApp();
+    const { call, create, log, read, del, users } = await referenced(t, 'CASCADE');
+    const [byTop, byNested, byTeam, other] = await log('orders', [
+      { user_id: 1 },
+      { metadata: { user: { user_id: 1 } } },
+      { teams: [{ members: [{ user_id: 2 }, { user_id: 1 }] }] },
+      { user_id: 2, tag_ids: ['a'] },
+    ]);
+    await create('shipments', [{ name: 'order', references: 'orders.order_no', on_delete: 'cascade' }]);
+    await call('PUT', '/v0/logs', { logs: [byTop], entries: { order_no: 10 } });
+    const [shipment, otherShipment] = await log('shipments', [{ order: 10 }, { order: null }]);
+    expect((await del('users', [users[0]!])).statusCode).toBe(200);
+    expect([...(await read('orders')).keys()]).toEqual([other]);
+    expect([...(await read('shipments')).keys()]).toEqual([otherShipment]);
+    expect(byNested && byTeam && shipment).toBeTruthy();
+    // Deleting the referenced context deletes the logs that referenced it.
+    expect((await call('DELETE', '/v0/project/demo/contexts/tags')).statusCode).toBe(200);
+    expect((await read('orders')).size).toBe(0);
+  });
+
+  it('on_delete SET NULL and SET DEFAULT replace the referencing value (top-level, nested, [*] elements)', async () => {
+    const t = await makeTestApp();
+    const { call, create, log, read, del, users, tags } = await referenced(t, 'SET NULL');
+    const [order] = await log('orders', [{ ...fullOrder, teams: [{ members: [{ user_id: 1 }, { user_id: 2 }] }] }]);
+    expect((await del('users', [users[0]!])).statusCode).toBe(200);
+    expect((await read('orders')).get(order!)).toMatchObject({
+      user_id: null,
+      metadata: { user: { user_id: 2 } },
+      teams: [{ members: [{ user_id: null }, { user_id: 2 }] }],
+    });
+    // Through the row routes' delete too: the list element becomes null, the other elements stay.
+    expect((await call('DELETE', `/v0/project/demo/contexts/tags/logs/${tags[0]}`)).statusCode).toBe(200);
+    expect((await read('orders')).get(order!)).toMatchObject({
+      tag_ids: [null, 'b', null],
+      images: [{ image_id: null }, { image_id: null }, {}],
+      items: [{ id: 'b' }, {}],
+    });
+    // Removing the referenced field from the log (DELETE /v0/logs with fields) orphans the value as well.
+    await create('groups');
+    const [g1] = await log('groups', [{ gid: 'g1' }, { gid: 'g2' }]);
+    await create('members', [{ name: 'gid', references: 'groups.gid', on_delete: 'SET DEFAULT', default: 'g2' }]);
+    const [m] = await log('members', [{ gid: 'g1' }]);
+    expect((await del('groups', [g1!], ['gid'])).statusCode).toBe(200);
+    expect((await read('members')).get(m!)).toEqual({ gid: 'g2' });
+  });
+
+  it('on_delete RESTRICT, NO ACTION or unset refuses the delete with 400 naming the referencing context, and deletes nothing', async () => {
+    const t = await makeTestApp();
+    const { call, create, log, read, del, users, tags } = await referenced(t);
+    await log('orders', [{ user_id: 1, tag_ids: ['a'] }]);
+    await create('audit', [{ name: 'who', references: 'users.user_id', on_delete: 'restrict' }]);
+    await log('audit', [{ who: 2 }]);
+    for (const res of [
+      await del('users', [users[0]!]),
+      await del('users', null),
+      await call('DELETE', `/v0/project/demo/contexts/users/logs/${users[1]}`),
+      await call('DELETE', '/v0/project/demo/contexts/tags'),
+    ]) {
+      expect(res.statusCode, res.body).toBe(400);
+      expect(res.json().detail).toMatch(/context '(orders|audit)'/);
+    }
+    expect((await read('users')).size).toBe(2);
+    expect((await read('tags')).size).toBe(2);
+    // An unreferenced value goes; so does a value another log of the context still holds.
+    expect((await del('tags', [tags[1]!])).statusCode).toBe(200);
+    const [again] = await log('users', [{ user_id: 1 }]);
+    expect((await del('users', [users[0]!])).statusCode).toBe(200);
+    expect((await read('users')).has(again!)).toBe(true);
+  });
+
+  it('on_update CASCADE follows a changed referenced value, SET NULL clears it, unset refuses the update', async () => {
+    const t = await makeTestApp();
+    const { call, create, log, read } = await setup(t);
+    await create('users');
+    const [ann, bob] = await log('users', [
+      { user_id: 1, name: 'ann' },
+      { user_id: 2, name: 'bob' },
+    ]);
+    await create('orders', [{ name: 'user_id', references: 'users.user_id', on_update: 'CASCADE' }]);
+    await create('notes', [{ name: 'who[*]', references: 'users.name', on_update: 'SET NULL' }]);
+    const [o1, o2] = await log('orders', [{ user_id: 1 }, { user_id: 2 }]);
+    const [n] = await log('notes', [{ who: ['ann', 'bob'] }]);
+    const put = await call('PUT', '/v0/logs', { logs: [ann], entries: { user_id: 10 }, overwrite: true });
+    expect(put.statusCode, put.body).toBe(200);
+    expect(await read('orders')).toEqual(
+      new Map([
+        [o1, { user_id: 10 }],
+        [o2, { user_id: 2 }],
+      ]),
+    );
+    const patch = await call('PATCH', `/v0/project/demo/contexts/users/logs/${ann}`, { entries: { name: 'anne' } });
+    expect(patch.statusCode, patch.body).toBe(200);
+    expect((await read('notes')).get(n!)).toEqual({ who: [null, 'bob'] });
+    // A change nothing references, or that keeps the value, is free.
+    expect((await call('PUT', '/v0/logs', { logs: [bob], entries: { age: 30, user_id: 2 }, overwrite: true })).statusCode).toBe(200);
+    await create('audit', [{ name: 'uid', references: 'users.user_id' }]);
+    await log('audit', [{ uid: 2 }]);
+    const refused = await call('PUT', '/v0/logs', { logs: [bob], entries: { user_id: 20 }, overwrite: true });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().detail).toContain("context 'audit'");
+    expect(refused.json().detail).toContain('on_update NO ACTION');
+    expect((await read('users')).get(bob!)).toEqual({ user_id: 2, name: 'bob', age: 30 });
+    expect((await read('orders')).get(o2!)).toEqual({ user_id: 2 });
+  });
+
+  it('concurrent writes and deletes never leave a dangling reference', async () => {
+    const t = await makeTestApp();
+    const { create, write, log, read, del } = await setup(t);
+    await create('users');
+    await create('orders', [{ name: 'user_id', references: 'users.user_id' }]);
+    for (let round = 0; round < 10; round++) {
+      const [user] = await log('users', [{ user_id: round }]);
+      const [wrote, deleted] = await Promise.all([write('orders', [{ user_id: round }]), del('users', [user!])]);
+      // One of the two wins: the order is written and the delete refused (NO ACTION), or the reverse.
+      expect([wrote.statusCode, deleted.statusCode].sort(), `${wrote.body} ${deleted.body}`).toEqual([200, 400]);
+    }
+    const users = new Set([...(await read('users')).values()].map((e) => e.user_id));
+    for (const order of (await read('orders')).values()) expect(users.has(order.user_id)).toBe(true);
+  });
+});
