@@ -65,6 +65,19 @@ const fullOrder = {
 };
 
 describe('context foreign keys', () => {
+  it('a log joining a context by add_logs is held to its foreign keys: a bad reference is 400 and the log does not join', async () => {
+    const t = await makeTestApp();
+    const { call, log, read } = await referenced(t);
+    const [good, bad] = await log('drafts', [{ user_id: 1 }, { user_id: 99 }]);
+    const add = (ids: number[]) => call('POST', '/v0/project/demo/contexts/add_logs', { context_name: 'orders', log_ids: ids });
+    const refused = await add([good!, bad!]);
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().detail).toMatch(/user_id/);
+    expect([...(await read('orders')).keys()]).toEqual([]);
+    expect((await add([good!])).statusCode).toBe(200);
+    expect([...(await read('orders')).keys()]).toEqual([good]);
+  });
+
   it('writes valid references (top-level, nested, [*] lists, an index, a nested context name); missing or null values reference nothing', async () => {
     const t = await makeTestApp();
     const { call, create, write, log, read, del } = await referenced(t);

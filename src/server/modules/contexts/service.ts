@@ -13,6 +13,7 @@ import { FieldSchema } from '../logs/field-schema.ts';
 import { fieldsOf, otherContextsOf, saveFields } from '../logs/repository.ts';
 import { projectInScopeOr404 } from '../projects/service.ts';
 import { retargetTiles } from '../tiles/repository.ts';
+import { checkReferences } from './foreign-keys.ts';
 import {
   contextsJson,
   countRows,
@@ -196,6 +197,12 @@ export async function addLogsTo(db: Conn, project: { id: number; name: string; i
     }
     const rules = rulesOf(context);
     await addMembers(tx, rules, joining);
+    // The context's foreign keys hold for logs that join it as for logs written to it.
+    await checkReferences(
+      tx,
+      rules,
+      joining.map((l) => l.entries),
+    );
     await rememberColumns(
       tx,
       rules,
