@@ -53,8 +53,8 @@ function opened(db: Db, dialect: Dialect, authEpoch: WriteEpoch, logsEpoch: Writ
 
 /** How stale another process's commit may be when a cache asks whether anything changed (SQLite). */
 export const DATA_VERSION_EVERY_MS = 1;
-/** SQLite's page cache per connection, in KiB (64 MiB). */
-const SQLITE_CACHE_KIB = 65_536;
+/** SQLite's page cache per connection, in KiB (32 MiB). */
+const SQLITE_CACHE_KIB = 32_768;
 /** WAL pages between automatic checkpoints (SQLite's default is 1 000). */
 const SQLITE_CHECKPOINT_PAGES = 10_000;
 
