@@ -90,7 +90,7 @@ export function expectProblems(page: Page, ...patterns: RegExp[]): void {
 }
 
 function watchProblems(page: Page): Problems {
-  // A tab without a key asks once whether its browser has a session: signed out, the answer is 401.
+  // A tab without a key whose browser sent a session cookie asks once whether it is still valid: ended, 401.
   const record: Problems = { seen: [], expected: [{ pattern: /^401 GET \/v0\/sessions\/current$/, from: 0 }] };
   problemsOf.set(page, record);
   const origin = (url: string) => {

@@ -9,7 +9,7 @@ import { makeTestApp } from './testing/harness.ts';
 function fakeBuild(): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'roster-web-'));
   fs.mkdirSync(path.join(dir, 'assets'));
-  fs.writeFileSync(path.join(dir, 'index.html'), '<!doctype html><title>Roster</title><div id="root"></div>');
+  fs.writeFileSync(path.join(dir, 'index.html'), '<!doctype html><html lang="en"><title>Roster</title><div id="root"></div>');
   fs.writeFileSync(path.join(dir, 'assets', 'app-abc123.js'), 'console.log("x")');
   return dir;
 }
@@ -136,6 +136,18 @@ describe('dashboard hosting', () => {
       const text = (encoding === 'br' ? brotliDecompressSync(res.rawPayload) : gunzipSync(res.rawPayload)).toString();
       expect(JSON.parse(text)).toEqual(plain.json());
     }
+  });
+
+  it('marks whether the browser sent a session cookie (not whether it is valid), so a signed-out tab need not ask', async () => {
+    const t = await makeTestApp({ webDir: fakeBuild() });
+    const page = (headers: Record<string, string>) => t.request('GET', '/projects', { headers: { accept: 'text/html', ...headers } });
+    const none = await page({});
+    expect(none.body).toMatch(/<html data-session-cookie="no"/);
+    expect(none.headers.vary).toMatch(/cookie/i);
+    expect((await page({ cookie: 'other=1' })).body).toMatch(/<html data-session-cookie="no"/);
+    expect((await page({ cookie: 'other=1; roster_session=abcdefghijklmnop' })).body).toMatch(/<html data-session-cookie="yes"/);
+    // The same address served from the page cache is marked per request.
+    expect((await page({})).body).toMatch(/<html data-session-cookie="no"/);
   });
 
   it('does not answer API misses or non-HTML requests with the SPA', async () => {

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { constants as zlibConstants } from 'node:zlib';
-import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import compress from '@fastify/compress';
 import fastifyStatic from '@fastify/static';
 import multipart from '@fastify/multipart';
@@ -12,6 +12,7 @@ import { openDatabase } from './db/connection.ts';
 import { listenForChanges } from './db/change-listener.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import type { Deps } from './deps.ts';
+import { sessionCookieOf } from './auth/session-cookie.ts';
 import { installErrorHandling } from './http/error-handler.ts';
 import { installCors } from './http/cors.ts';
 import { createRateLimiter } from './http/rate-limit.ts';
@@ -130,19 +131,21 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
 
   const spaIndex = await loadSpaIndex(config.webDir, app.log);
-  const sendPage = async (url: string, reply: FastifyReply) =>
-    reply
-      .code(200)
-      .header('Cache-Control', 'no-cache')
-      .type('text/html; charset=utf-8')
-      .send(await spaIndex!(url));
+  // The page says whether the browser sent a session cookie (only that it did, not whether it is valid): a tab
+  // that did not send one need not ask GET /v0/sessions/current, whose 401 every signed-out visit logged as a
+  // console error (src/web/main.tsx).
+  const sendPage = async (req: FastifyRequest, reply: FastifyReply) => {
+    const cookie = sessionCookieOf(req, config) === null ? 'no' : 'yes';
+    const page = (await spaIndex!(req.url)).replace('<html', `<html data-session-cookie="${cookie}"`);
+    return reply.code(200).header('Cache-Control', 'no-cache').header('Vary', 'Cookie').type('text/html; charset=utf-8').send(page);
+  };
 
   // Before any plugin loads: encapsulated contexts copy the error handler when they are created.
   installErrorHandling(app, (req, reply) => {
     const accept = req.headers.accept ?? '';
     if (!spaIndex || (req.method !== 'GET' && req.method !== 'HEAD') || req.url.startsWith('/v0')) return undefined;
     if (!accept.includes('text/html')) return undefined;
-    return sendPage(req.url, reply);
+    return sendPage(req, reply);
   });
 
   // Upload routes stream parts themselves (req.parts()) with per-route file size limits.
@@ -170,7 +173,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     });
   }
 
-  if (spaIndex) app.get('/', (req, reply) => sendPage(req.url, reply));
+  if (spaIndex) app.get('/', (req, reply) => sendPage(req, reply));
 
   return app;
 }

@@ -25,6 +25,8 @@ zodConfig({ jitless: true });
 async function findCookieSession(): Promise<void> {
   const state = sessionStore.get();
   if (isSignedIn(state) || state.apiBase !== '' || window.location.pathname === '/sign-in/link') return;
+  // Our server marks whether the browser sent a session cookie at all (the dev server does not: then ask).
+  if (document.documentElement.dataset.sessionCookie === 'no') return;
   try {
     await api(getCurrentSession, { cookie: true });
     sessionStore.signInWithCookie();
