@@ -13,7 +13,7 @@ import { FieldSchema } from '../logs/field-schema.ts';
 import { fieldsOf, otherContextsOf, saveFields } from '../logs/repository.ts';
 import { projectInScopeOr404 } from '../projects/service.ts';
 import { retargetTiles } from '../tiles/repository.ts';
-import { checkReferences } from './foreign-keys.ts';
+import { checkReferences, withDeleteActions, withUpdateActions } from './foreign-keys.ts';
 import {
   contextsJson,
   countRows,
@@ -34,7 +34,6 @@ import {
   type NewContext,
   type RowsFrom,
 } from './repository.ts';
-import { withDeleteActions, withUpdateActions } from './foreign-keys.ts';
 import { countRowsAtCommit, createCommit, findCommit, rollback, rowsAtCommit } from './commits-repository.ts';
 
 // What the contexts routes (and the starter project) do with a context, its rows and its history.

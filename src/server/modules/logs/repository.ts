@@ -155,7 +155,9 @@ export async function contextNames(db: Conn, ids: number[]): Promise<Map<number,
 /** Whether any log of the context (home or member) still has the field (a stored null counts). */
 export async function contextHasField(tx: Conn, dialect: Dialect, contextId: number, name: string): Promise<boolean> {
   const has =
-    dialect === 'postgres' ? sql<boolean>`jsonb_exists(r.entries_jsonb, ${name})` : sql<boolean>`exists (select 1 from json_each(r.entries) as k where k.key = ${name})`;
+    dialect === 'postgres'
+      ? sql<boolean>`jsonb_exists(r.entries_jsonb, ${name})`
+      : sql<boolean>`exists (select 1 from json_each(r.entries_jsonb) as k where k.key = ${name})`;
   const row = await tx
     .selectFrom('context_rows as r')
     .select('r.id')

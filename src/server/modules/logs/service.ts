@@ -232,8 +232,8 @@ export async function updateLogs(db: Conn, scope: Scope, body: z.output<typeof U
         else leaving.set(c, [p.id]);
       }
     }
-    const named = await Promise.all([...leaving].map(async ([id, ids]) => ({ context: { id, name: (await logs.contextById(tx, id)).name }, ids })));
-    await withUpdateActions(tx, projectId, named, () =>
+    const touched = [...leaving].map(([id, ids]) => ({ context: { id, name: names.get(id)! }, ids }));
+    await withUpdateActions(tx, projectId, touched, () =>
       checkingReferencesOnce(tx, async () => {
         for (const p of group) {
           let rules = contexts.get(p.via);
