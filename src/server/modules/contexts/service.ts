@@ -13,7 +13,7 @@ import { FieldSchema } from '../logs/field-schema.ts';
 import { fieldsOf, otherContextsOf, saveFields } from '../logs/repository.ts';
 import { projectInScopeOr404 } from '../projects/service.ts';
 import { retargetTiles } from '../tiles/repository.ts';
-import { checkReferences, withDeleteActions, withUpdateActions } from './foreign-keys.ts';
+import { checkReferences, renameReferencedContext, withDeleteActions, withUpdateActions } from './foreign-keys.ts';
 import {
   contextsJson,
   countRows,
@@ -150,7 +150,7 @@ export async function deleteContextsNamed(
 }
 
 /**
- * Renames a context, and the project's dashboard tiles that show it follow; a taken name is 400 `already exists`
+ * Renames a context, and the project's dashboard tiles and foreign keys that name it follow; a taken name is 400 `already exists`
  * (checked first, and by the unique index under a race).
  */
 export async function renameContextTo(
@@ -164,6 +164,8 @@ export async function renameContextTo(
   await db.transaction().execute(async (tx) => {
     if (await findContext(tx, context.project_id, name)) throw taken();
     if (!(await renameContext(tx, context.id, name))) throw taken();
+    // Foreign keys naming the context follow it (foreign-keys.ts).
+    await renameReferencedContext(tx, context.project_id, context.name, name);
     await retargetTiles(tx, context.project_id, context.name, name);
     await beforeCommit(tx);
   });
