@@ -496,6 +496,43 @@ describe('context foreign keys', () => {
     expect((await read('orders')).get(o2!)).toEqual({ user_id: 11 });
   });
 
+  it('a rollback to a commit applies on_delete to the values it takes away, and holds the logs it restores to the keys', async () => {
+    const t = await makeTestApp();
+    const { call, create, log, read, del } = await setup(t);
+    const versioned = async (name: string, foreign_keys: unknown[] | null = null) =>
+      expect((await call('POST', '/v0/project/demo/contexts', { name, is_versioned: true, foreign_keys })).statusCode).toBe(200);
+    const commit = async (context: string) => (await call('POST', `/v0/project/demo/contexts/${context}/commit`, {})).json().commit_hash as string;
+    const rollback = (context: string, hash: string) => call('POST', `/v0/project/demo/contexts/${context}/rollback`, { commit_hash: hash });
+    await versioned('users');
+    const [ann] = await log('users', [{ user_id: 1 }]);
+    const A = await commit('users');
+    const [bob] = await log('users', [{ user_id: 2 }]);
+    await create('orders', [{ name: 'user_id', references: 'users.user_id' }]);
+    await create('notes', [{ name: 'uid', references: 'users.user_id', on_delete: 'CASCADE' }]);
+    const [order] = await log('orders', [{ user_id: 2 }]);
+    await log('notes', [{ uid: 2 }]);
+    const refused = await rollback('users', A);
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().detail).toContain("context 'orders'");
+    expect([...(await read('users')).keys()].sort()).toEqual([ann, bob].sort());
+    expect((await read('notes')).size).toBe(1);
+    expect((await del('orders', [order!])).statusCode).toBe(200);
+    const back = await rollback('users', A);
+    expect(back.statusCode, back.body).toBe(200);
+    expect([...(await read('users')).keys()]).toEqual([ann]);
+    expect((await read('notes')).size).toBe(0);
+    // The restored logs' references are checked: one referencing a user gone since is refused, nothing rolls back.
+    await versioned('tasks', [{ name: 'owner', references: 'users.user_id' }]);
+    const [task] = await log('tasks', [{ owner: 1 }]);
+    const T = await commit('tasks');
+    expect((await call('PUT', '/v0/logs', { logs: [task], entries: { owner: null }, overwrite: true })).statusCode).toBe(200);
+    expect((await del('users', [ann!])).statusCode).toBe(200);
+    const dangling = await rollback('tasks', T);
+    expect(dangling.statusCode).toBe(400);
+    expect(dangling.json().detail).toContain("'owner' = 1");
+    expect((await read('tasks')).get(task!)).toEqual({ owner: null });
+  });
+
   it('concurrent writes and deletes never leave a dangling reference', async () => {
     const t = await makeTestApp();
     const { create, write, log, read, del } = await setup(t);
