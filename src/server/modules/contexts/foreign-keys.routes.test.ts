@@ -279,6 +279,260 @@ describe('context foreign keys', () => {
     expect((await read('orders')).get(o2!)).toEqual({ user_id: 2 });
   });
 
+  it('renaming a context renames the keys naming it (a nested name, a context naming itself); keys naming its children keep their names', async () => {
+    const t = await makeTestApp();
+    const { call, create, write, log, read, del, users } = await referenced(t);
+    await create('users/archive');
+    await log('users/archive', [{ uid: 7 }]);
+    await create('legacy', [{ name: 'uid', references: 'users/archive.uid' }]);
+    await create('nodes', [{ name: 'parent', references: 'nodes.id' }]);
+    await log('nodes', [{ id: 1 }]);
+    const rename = (from: string, to: string) => call('PATCH', `/v0/project/demo/contexts/${from}/rename`, { name: to });
+    expect((await rename('users', 'people')).statusCode).toBe(200);
+    expect((await rename('org%2Fdepartments', 'org/units')).statusCode).toBe(200);
+    expect((await rename('nodes', 'tree')).statusCode).toBe(200);
+    const keysOf = async (context: string) =>
+      (await call('GET', `/v0/project/demo/contexts/${encodeURIComponent(context)}`)).json().foreign_keys as { name: string; references: string }[];
+    expect((await keysOf('orders')).map((k) => [k.name, k.references])).toEqual([
+      ['user_id', 'people.user_id'],
+      ['metadata.user.user_id', 'people.user_id'],
+      ['tag_ids[*]', 'tags.id'],
+      ['images[*].image_id', 'tags.id'],
+      ['items[0].id', 'tags.id'],
+      ['teams[*].members[*].user_id', 'people.user_id'],
+      ['department', 'org/units.id'],
+    ]);
+    expect((await keysOf('tree'))[0]!.references).toBe('tree.id');
+    // The child was not renamed ('users/archive' stays), nor is the key naming it.
+    expect((await keysOf('legacy'))[0]!.references).toBe('users/archive.uid');
+    expect((await write('legacy', [{ uid: 7 }])).statusCode).toBe(200);
+    // The renamed keys are enforced under the new names.
+    const [order] = await log('orders', [fullOrder]);
+    const bad = await write('orders', [{ user_id: 3 }]);
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().detail).toContain("context 'people'");
+    expect((await write('tree', [{ id: 2, parent: 1 }])).statusCode).toBe(200);
+    expect((await write('tree', [{ id: 3, parent: 9 }])).statusCode).toBe(400);
+    const refused = await del('people', [users[0]!]);
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().detail).toContain("context 'orders'");
+    expect((await read('orders')).get(order!)).toEqual(fullOrder);
+  });
+
+  it('renaming a field through /v0/logs/rename_field renames the keys: a referenced column and a referencing path follow', async () => {
+    const t = await makeTestApp();
+    const { call, create, write, log, read } = await setup(t);
+    await create('users');
+    await create('tags');
+    const [ann, bob] = await log('users', [{ user_id: 1 }, { user_id: 2 }]);
+    await log('tags', [{ id: 'a' }]);
+    await create('orders', [
+      { name: 'user_id', references: 'users.user_id' },
+      { name: 'metadata.user.user_id', references: 'users.user_id' },
+      { name: 'tag_ids[*]', references: 'tags.id' },
+    ]);
+    await create('nodes', [{ name: 'parent', references: 'nodes.id' }]);
+    const [order] = await log('orders', [{ user_id: 1, metadata: { user: { user_id: 2 } }, tag_ids: ['a'] }]);
+    await log('nodes', [{ id: 1 }, { id: 2, parent: 1 }]);
+    const rename = (context: string, from: string, to: string) =>
+      call('PATCH', '/v0/logs/rename_field', { project_name: 'demo', context, old_field_name: from, new_field_name: to });
+    const keysOf = async (context: string) =>
+      (await call('GET', `/v0/project/demo/contexts/${context}`)).json().foreign_keys as {
+        name: string;
+        references: string;
+        is_nested: boolean;
+        path_segments: { name: string }[];
+      }[];
+    for (const [context, from, to] of [
+      ['users', 'user_id', 'uid'],
+      ['orders', 'user_id', 'owner_id'],
+      ['orders', 'metadata', 'meta'],
+      ['orders', 'tag_ids', 'tags'],
+      ['nodes', 'id', 'node_id'],
+      ['nodes', 'parent', 'up'],
+    ]) {
+      const res = await rename(context!, from!, to!);
+      expect(res.statusCode, res.body).toBe(200);
+    }
+    expect((await keysOf('orders')).map((k) => [k.name, k.references, k.is_nested, k.path_segments.map((s) => s.name)])).toEqual([
+      ['owner_id', 'users.uid', false, ['owner_id']],
+      ['meta.user.user_id', 'users.uid', true, ['meta', 'user', 'user_id']],
+      ['tags[*]', 'tags.id', true, ['tags']],
+    ]);
+    expect((await keysOf('nodes')).map((k) => [k.name, k.references])).toEqual([['up', 'nodes.node_id']]);
+    expect((await read('orders')).get(order!)).toEqual({ owner_id: 1, meta: { user: { user_id: 2 } }, tags: ['a'] });
+    // Enforced under the new names.
+    expect((await write('orders', [{ owner_id: 2, meta: { user: { user_id: 1 } }, tags: ['a'] }])).statusCode).toBe(200);
+    for (const entries of [{ owner_id: 3 }, { meta: { user: { user_id: 3 } } }, { tags: ['zz'] }]) {
+      expect((await write('orders', [entries])).statusCode, JSON.stringify(entries)).toBe(400);
+    }
+    expect((await write('nodes', [{ node_id: 3, up: 2 }])).statusCode).toBe(200);
+    expect((await write('nodes', [{ node_id: 4, up: 9 }])).statusCode).toBe(400);
+    // A new name a key cannot hold ('.', '[', ']' or spaces would read as a path) is refused; nothing is renamed.
+    for (const [context, from, to] of [
+      ['orders', 'owner_id', 'owner.id'],
+      ['orders', 'meta', 'm[0]'],
+      ['users', 'uid', 'u.id'],
+      ['users', 'uid', 'u id'],
+    ]) {
+      const res = await rename(context!, from!, to!);
+      expect(res.statusCode, `${from} → ${to}`).toBe(400);
+      expect(res.json().detail).toContain('foreign key');
+    }
+    expect((await read('orders')).get(order!)).toEqual({ owner_id: 1, meta: { user: { user_id: 2 } }, tags: ['a'] });
+    expect(await read('users')).toEqual(
+      new Map([
+        [ann, { uid: 1 }],
+        [bob, { uid: 2 }],
+      ]),
+    );
+    expect((await keysOf('orders'))[0]!.references).toBe('users.uid');
+  });
+
+  it("renaming a field of logs shared with a referenced context: the values leave that context and its keys' on_delete applies", async () => {
+    const t = await makeTestApp();
+    const { call, create, log, read } = await setup(t);
+    await create('users');
+    const [ann] = await log('users', [{ uid: 1 }]);
+    expect((await call('POST', '/v0/project/demo/contexts/add_logs', { context_name: 'staff', log_ids: [ann] })).statusCode).toBe(200);
+    await create('badges', [{ name: 'holder', references: 'staff.uid' }]);
+    await log('badges', [{ holder: 1 }]);
+    const rename = () => call('PATCH', '/v0/logs/rename_field', { project_name: 'demo', context: 'users', old_field_name: 'uid', new_field_name: 'user_id' });
+    const refused = await rename();
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().detail).toContain("context 'badges'");
+    expect([...(await read('users')).values()]).toEqual([{ uid: 1 }]);
+    await call('DELETE', '/v0/project/demo/contexts/badges');
+    await create('badges', [{ name: 'holder', references: 'staff.uid', on_delete: 'SET NULL' }]);
+    const [badge] = await log('badges', [{ holder: 1 }]);
+    expect((await rename()).statusCode).toBe(200);
+    expect((await read('badges')).get(badge!)).toEqual({ holder: null });
+  });
+
+  it('deleting a referenced field through DELETE /v0/logs/fields applies on_delete; RESTRICT refuses and deletes nothing', async () => {
+    const t = await makeTestApp();
+    const { call, create, log, read, del } = await setup(t);
+    await create('users');
+    const [ann, bob] = await log('users', [
+      { user_id: 1, name: 'ann' },
+      { user_id: 2, name: 'bob' },
+    ]);
+    await create('audit', [{ name: 'who', references: 'users.name', on_delete: 'RESTRICT' }]);
+    await create('orders', [{ name: 'user_id', references: 'users.user_id', on_delete: 'SET NULL' }]);
+    await create('notes', [{ name: 'uid', references: 'users.user_id', on_delete: 'CASCADE' }]);
+    await log('audit', [{ who: 'ann' }]);
+    const [order] = await log('orders', [{ user_id: 1 }]);
+    const [, keep] = await log('notes', [{ uid: 2 }, { text: 'no reference' }]);
+    const drop = (fields: string[]) => call('DELETE', '/v0/logs/fields', { project_name: 'demo', context: 'users', fields });
+    const refused = await drop(['user_id', 'name']);
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().detail).toContain("context 'audit'");
+    expect(await read('users')).toEqual(
+      new Map([
+        [ann, { user_id: 1, name: 'ann' }],
+        [bob, { user_id: 2, name: 'bob' }],
+      ]),
+    );
+    expect((await read('notes')).size).toBe(2);
+    const res = await drop(['user_id']);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(await read('users')).toEqual(
+      new Map([
+        [ann, { name: 'ann' }],
+        [bob, { name: 'bob' }],
+      ]),
+    );
+    expect((await read('orders')).get(order!)).toEqual({ user_id: null });
+    expect([...(await read('notes')).keys()]).toEqual([keep]);
+    // A context referencing itself: its logs lose the referenced field and their references are cleared
+    // (not refused as references to the values going), here and through DELETE /v0/logs with fields.
+    for (const [name, remove] of [
+      ['nodes', () => call('DELETE', '/v0/logs/fields', { project_name: 'demo', context: 'nodes', fields: ['id'] })],
+      ['tree', () => del('tree', null, ['id'])],
+    ] as const) {
+      await create(name, [{ name: 'parent', references: `${name}.id`, on_delete: 'SET NULL' }]);
+      const [root, leaf] = await log(name, [
+        { id: 1, label: 'root' },
+        { id: 2, parent: 1 },
+      ]);
+      const removed = await remove();
+      expect(removed.statusCode, removed.body).toBe(200);
+      expect(await read(name)).toEqual(
+        new Map([
+          [root, { label: 'root' }],
+          [leaf, { parent: null }],
+        ]),
+      );
+    }
+  });
+
+  it('an atomic update applies on_update to a referenced value and checks a referencing one', async () => {
+    const t = await makeTestApp();
+    const { call, create, log, read } = await setup(t);
+    await create('users');
+    const [ann, bob] = await log('users', [{ user_id: 1 }, { user_id: 2 }]);
+    await create('orders', [{ name: 'user_id', references: 'users.user_id', on_update: 'CASCADE' }]);
+    const [o1, o2] = await log('orders', [{ user_id: 1 }, { user_id: 2 }]);
+    const atomic = (id: number, field: string, operation: string) => call('PATCH', `/v0/logs/${id}/fields/${field}/atomic`, { operation });
+    const res = await atomic(ann!, 'user_id', '+10');
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toEqual({ new_value: 11 });
+    expect((await read('orders')).get(o1!)).toEqual({ user_id: 11 });
+    // NO ACTION (unset) refuses, and nothing changes.
+    await create('audit', [{ name: 'uid', references: 'users.user_id' }]);
+    await log('audit', [{ uid: 2 }]);
+    const refused = await atomic(bob!, 'user_id', '*3');
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().detail).toContain("context 'audit'");
+    expect(refused.json().detail).toContain('on_update NO ACTION');
+    expect((await read('users')).get(bob!)).toEqual({ user_id: 2 });
+    expect((await read('orders')).get(o2!)).toEqual({ user_id: 2 });
+    // The referencing field: a value that references nothing is refused.
+    const dangling = await atomic(o2!, 'user_id', '+100');
+    expect(dangling.statusCode).toBe(400);
+    expect(dangling.json().detail).toContain("'user_id' = 102");
+    expect((await read('orders')).get(o2!)).toEqual({ user_id: 2 });
+    expect((await atomic(o2!, 'user_id', '+9')).statusCode).toBe(200);
+    expect((await read('orders')).get(o2!)).toEqual({ user_id: 11 });
+  });
+
+  it('a rollback to a commit applies on_delete to the values it takes away, and holds the logs it restores to the keys', async () => {
+    const t = await makeTestApp();
+    const { call, create, log, read, del } = await setup(t);
+    const versioned = async (name: string, foreign_keys: unknown[] | null = null) =>
+      expect((await call('POST', '/v0/project/demo/contexts', { name, is_versioned: true, foreign_keys })).statusCode).toBe(200);
+    const commit = async (context: string) => (await call('POST', `/v0/project/demo/contexts/${context}/commit`, {})).json().commit_hash as string;
+    const rollback = (context: string, hash: string) => call('POST', `/v0/project/demo/contexts/${context}/rollback`, { commit_hash: hash });
+    await versioned('users');
+    const [ann] = await log('users', [{ user_id: 1 }]);
+    const A = await commit('users');
+    const [bob] = await log('users', [{ user_id: 2 }]);
+    await create('orders', [{ name: 'user_id', references: 'users.user_id' }]);
+    await create('notes', [{ name: 'uid', references: 'users.user_id', on_delete: 'CASCADE' }]);
+    const [order] = await log('orders', [{ user_id: 2 }]);
+    await log('notes', [{ uid: 2 }]);
+    const refused = await rollback('users', A);
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().detail).toContain("context 'orders'");
+    expect([...(await read('users')).keys()].sort()).toEqual([ann, bob].sort());
+    expect((await read('notes')).size).toBe(1);
+    expect((await del('orders', [order!])).statusCode).toBe(200);
+    const back = await rollback('users', A);
+    expect(back.statusCode, back.body).toBe(200);
+    expect([...(await read('users')).keys()]).toEqual([ann]);
+    expect((await read('notes')).size).toBe(0);
+    // The restored logs' references are checked: one referencing a user gone since is refused, nothing rolls back.
+    await versioned('tasks', [{ name: 'owner', references: 'users.user_id' }]);
+    const [task] = await log('tasks', [{ owner: 1 }]);
+    const T = await commit('tasks');
+    expect((await call('PUT', '/v0/logs', { logs: [task], entries: { owner: null }, overwrite: true })).statusCode).toBe(200);
+    expect((await del('users', [ann!])).statusCode).toBe(200);
+    const dangling = await rollback('tasks', T);
+    expect(dangling.statusCode).toBe(400);
+    expect(dangling.json().detail).toContain("'owner' = 1");
+    expect((await read('tasks')).get(task!)).toEqual({ owner: null });
+  });
+
   it('concurrent writes and deletes never leave a dangling reference', async () => {
     const t = await makeTestApp();
     const { create, write, log, read, del } = await setup(t);

@@ -38,6 +38,66 @@ export function foreignKeysAsAnswered(given: ForeignKeyGiven[] | undefined): For
   }));
 }
 
+// ---- Renames --------------------------------------------------------------------------------
+// Keys follow the renames of what they name, as PostgreSQL's foreign keys follow a table or column rename:
+// a context's (`references: "Old.col"` → `"New.col"`), a referenced column's (`Ctx.old` → `Ctx.new`), and a
+// field that is the first segment of a referencing key's path in its context (`metadata.user.id` → `meta.user.id`).
+
+/** `Ctx.column` split at the last dot. */
+function referenced(references: string) {
+  const dot = references.lastIndexOf('.');
+  return { context: references.slice(0, dot), column: references.slice(dot + 1) };
+}
+
+/** The field a key's path starts with: `metadata` of `metadata.user.id`, `tag_ids` of `tag_ids[*]`. */
+const headOf = (name: string) => name.split('.')[0]!.replace(/\[.*$/, '');
+
+/** Stores `edit`'s keys for each context of the project whose keys it changes (is_nested and path_segments computed again). */
+async function editKeys(tx: Conn, projectId: number, edit: (fk: ForeignKeyGiven, context: { id: number; name: string }) => ForeignKeyGiven): Promise<void> {
+  const contexts = await tx.selectFrom('contexts').select(['id', 'name', 'foreign_keys']).where('project_id', '=', projectId).where('foreign_keys', '<>', '[]').execute();
+  for (const c of contexts) {
+    const keys = JSON.parse(c.foreign_keys) as ForeignKeyGiven[];
+    const edited = keys.map((fk) => edit(fk, { id: Number(c.id), name: c.name }));
+    if (edited.every((fk, i) => fk === keys[i])) continue;
+    await tx
+      .updateTable('contexts')
+      .set({ foreign_keys: JSON.stringify(foreignKeysAsAnswered(edited)) })
+      .where('id', '=', c.id)
+      .execute();
+  }
+}
+
+/** The keys naming context `from` name `to` (not those naming its children `from/…`). Call in the rename's transaction. */
+export function renameReferencedContext(tx: Conn, projectId: number, from: string, to: string): Promise<void> {
+  return editKeys(tx, projectId, (fk) => {
+    const { context, column } = referenced(fk.references);
+    return context === from ? { ...fk, references: `${to}.${column}` } : fk;
+  });
+}
+
+/**
+ * Field `from` of the context is renamed `to`: the keys referencing it as their column, and the context's own
+ * keys whose path starts with it, follow. A name a key cannot hold (`.`, `[`, `]`, spaces) is a 400, before anything is written.
+ */
+export function renameKeyField(tx: Conn, context: { id: number; project_id: number; name: string }, from: string, to: string): Promise<void> {
+  return editKeys(tx, context.project_id, (fk, owner) => {
+    const target = referenced(fk.references);
+    const follows = target.context === context.name && target.column === from;
+    const leads = owner.id === context.id && headOf(fk.name) === from;
+    if (!follows && !leads) return fk;
+    if (/[.[\]\s]/.test(to)) {
+      throw badRequestError(
+        `Field '${from}' is named by foreign key '${fk.name}' of context '${owner.name}' (to ${fk.references}): its new name cannot contain '.', '[', ']' or spaces. Pick another name.`,
+      );
+    }
+    return {
+      ...fk,
+      ...(follows ? { references: `${target.context}.${to}` } : {}),
+      ...(leads ? { name: to + fk.name.slice(from.length) } : {}),
+    };
+  });
+}
+
 // ---- Enforcement ----------------------------------------------------------------------------
 // A value found at a foreign key's path in a log of the context must be the value of `column` in some log
 // (home or member) of the referenced context, resolved by name in the same project; a missing or null value
@@ -87,19 +147,15 @@ function stepsOf(name: string): Step[] {
 /** The rules of a context's stored `foreign_keys` (the JSON text of foreignKeysAsAnswered). */
 export function foreignKeyRules(stored: string | undefined): ForeignKeyRule[] {
   if (!stored) return [];
-  return (JSON.parse(stored) as ForeignKeyGiven[]).map((fk) => {
-    const dot = fk.references.lastIndexOf('.');
-    return {
-      name: fk.name,
-      references: fk.references,
-      steps: stepsOf(fk.name),
-      context: fk.references.slice(0, dot),
-      column: fk.references.slice(dot + 1),
-      onDelete: (fk.on_delete ?? 'NO ACTION').toUpperCase(),
-      onUpdate: (fk.on_update ?? 'NO ACTION').toUpperCase(),
-      default: fk.default ?? null,
-    };
-  });
+  return (JSON.parse(stored) as ForeignKeyGiven[]).map((fk) => ({
+    name: fk.name,
+    references: fk.references,
+    steps: stepsOf(fk.name),
+    ...referenced(fk.references),
+    onDelete: (fk.on_delete ?? 'NO ACTION').toUpperCase(),
+    onUpdate: (fk.on_update ?? 'NO ACTION').toUpperCase(),
+    default: fk.default ?? null,
+  }));
 }
 
 /** The values at the path (every element for `[*]`), missing and null ones left out. */
@@ -270,6 +326,21 @@ export async function checkingReferencesOnce<T>(tx: Conn, run: () => Promise<T>)
   }
   for (const { context, rows } of later.values()) await checkReferences(tx, context, rows);
   return result;
+}
+
+/**
+ * Runs `run`, which only removes values from logs (fields removed from them): what is left was checked when
+ * written, so nothing is checked again. (A check there would see a log referencing a value that its own
+ * context loses in the same request, before that value's on_delete action has run.)
+ */
+export async function onlyRemovingValues<T>(tx: Conn, run: () => Promise<T>): Promise<T> {
+  if (deferred.has(tx)) return run();
+  deferred.set(tx, new Map());
+  try {
+    return await run();
+  } finally {
+    deferred.delete(tx);
+  }
 }
 
 type ContextRow = Parameters<typeof rulesOf>[0] & { project_id: number; name: string };

@@ -10,10 +10,10 @@ import { badRequestError, DomainError, notFoundError } from '../../domain-errors
 import { RawJson } from '../../http/raw-json.ts';
 import { applyFieldRules } from '../logs/field-rules.ts';
 import { FieldSchema } from '../logs/field-schema.ts';
-import { fieldsOf, otherContextsOf, saveFields } from '../logs/repository.ts';
+import { contextLogs, fieldsOf, otherContextsOf, saveFields } from '../logs/repository.ts';
 import { projectInScopeOr404 } from '../projects/service.ts';
 import { retargetTiles } from '../tiles/repository.ts';
-import { checkReferences, withDeleteActions, withUpdateActions } from './foreign-keys.ts';
+import { checkReferences, renameReferencedContext, withDeleteActions, withUpdateActions } from './foreign-keys.ts';
 import {
   contextsJson,
   countRows,
@@ -150,7 +150,7 @@ export async function deleteContextsNamed(
 }
 
 /**
- * Renames a context, and the project's dashboard tiles that show it follow; a taken name is 400 `already exists`
+ * Renames a context, and the project's dashboard tiles and foreign keys that name it follow; a taken name is 400 `already exists`
  * (checked first, and by the unique index under a race).
  */
 export async function renameContextTo(
@@ -164,6 +164,8 @@ export async function renameContextTo(
   await db.transaction().execute(async (tx) => {
     if (await findContext(tx, context.project_id, name)) throw taken();
     if (!(await renameContext(tx, context.id, name))) throw taken();
+    // Foreign keys naming the context follow it (foreign-keys.ts).
+    await renameReferencedContext(tx, context.project_id, context.name, name);
     await retargetTiles(tx, context.project_id, context.name, name);
     await beforeCommit(tx);
   });
@@ -316,7 +318,17 @@ export async function commit(db: Conn, context: { id: number; is_versioned: numb
 }
 
 /** Moves the context to a commit in the caller's transaction (which also records the idempotent answer). */
-export async function rollbackTo(tx: Conn, context: { id: number; name: string }, hash: string, now: Date): Promise<ResponseOf<typeof rollbackContext>> {
-  const autoSaved = await rollback(tx, context.id, context.name, hash, now);
+export async function rollbackTo(tx: Conn, context: ContextRow & { name: string }, hash: string, now: Date): Promise<ResponseOf<typeof rollbackContext>> {
+  // Values the rollback takes away take the on_delete action of the keys referencing them, and the logs the
+  // context has then are held to its own keys (a 400 rolls everything back) (foreign-keys.ts).
+  const autoSaved = await withDeleteActions(tx, context.project_id, [{ context, ids: null }], () => rollback(tx, context.id, context.name, hash, now));
+  const rules = rulesOf(context);
+  if (rules.foreign_keys.length > 0) {
+    await checkReferences(
+      tx,
+      rules,
+      (await contextLogs(tx, context.id)).map((r) => JSON.parse(r.entries) as Record<string, unknown>),
+    );
+  }
   return { status: 'success', message: `Context ${context.name} rolled back to ${hash}`, auto_saved_commit_hash: autoSaved };
 }

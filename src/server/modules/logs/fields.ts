@@ -3,6 +3,7 @@ import type { CreateFieldsBody, DeleteFieldsBody, FieldsQuery, FieldType, Rename
 import type { Scope } from '../../auth/principal.ts';
 import type { Conn, Dialect } from '../../db/connection.ts';
 import { badRequestError, notFoundError } from '../../domain-errors.ts';
+import { checkingReferencesOnce, onlyRemovingValues, renameKeyField, withDeleteActions } from '../contexts/foreign-keys.ts';
 import { idsInContext, replaceRow, rulesOf } from '../contexts/repository.ts';
 import { projectInScopeOr404 } from '../projects/service.ts';
 import { derivedOf } from './derived.ts';
@@ -113,11 +114,21 @@ export async function deleteFields(db: Conn, dialect: Dialect, scope: Scope, bod
       context.id,
     );
     for (const c of [context, ...others]) refuseKeyField(c, names, 'deleted', context.name);
-    for (const row of rows) {
-      const entries = JSON.parse(row.entries) as Record<string, unknown>;
-      for (const n of names) delete entries[n];
-      await replaceRow(tx, rules, row.id, entries, now);
-    }
+    // The values leave the context and the logs' other contexts: keys referencing them take their on_delete action (foreign-keys.ts).
+    const ids = rows.map((r) => r.id);
+    await withDeleteActions(
+      tx,
+      context.project_id,
+      [context, ...others].map((c) => ({ context: c, ids })),
+      () =>
+        onlyRemovingValues(tx, async () => {
+          for (const row of rows) {
+            const entries = JSON.parse(row.entries) as Record<string, unknown>;
+            for (const n of names) delete entries[n];
+            await replaceRow(tx, rules, row.id, entries, now);
+          }
+        }),
+    );
     await logs.deleteFieldDefinitions(tx, context.id, [...names]);
     await logs.setColumns(
       tx,
@@ -143,7 +154,6 @@ export async function renameField(db: Conn, dialect: Dialect, scope: Scope, body
   if (from === to) return { info: 'Field renamed successfully!' };
   if (defined.has(to) || columns.includes(to)) throw badRequestError(`Field '${to}' already exists in context '${context.name}'.`);
   await db.transaction().execute(async (tx) => {
-    const rules = rulesOf(context);
     const rows = (await logs.contextLogs(tx, context.id))
       .map((row) => ({ id: row.id, entries: JSON.parse(row.entries) as Record<string, unknown> }))
       .filter((row) => from in row.entries);
@@ -171,10 +181,24 @@ export async function renameField(db: Conn, dialect: Dialect, scope: Scope, body
       const misfit = rows.find((row) => members.has(row.id) && !fitsType(target.data_type, row.entries[from]));
       if (misfit) throw badRequestError(`${typeMismatch(to, target.data_type, misfit.entries[from], other.name)} (log ${misfit.id}, renamed from '${from}')`);
     }
-    for (const row of rows) {
-      const renamed = Object.fromEntries(Object.entries(row.entries).map(([k, v]) => [k === from ? to : k, v]));
-      await replaceRow(tx, rules, row.id, renamed, now);
-    }
+    // Foreign keys naming the field follow it, before the logs are written so that they are checked under
+    // the new names; in the logs' other contexts the values leave the old name, and keys referencing it
+    // there take their on_delete action (foreign-keys.ts).
+    await renameKeyField(tx, context, from, to);
+    const rules = rulesOf(await logs.contextById(tx, context.id));
+    const ids = rows.map((r) => r.id);
+    await withDeleteActions(
+      tx,
+      context.project_id,
+      others.map((c) => ({ context: c, ids })),
+      () =>
+        checkingReferencesOnce(tx, async () => {
+          for (const row of rows) {
+            const renamed = Object.fromEntries(Object.entries(row.entries).map(([k, v]) => [k === from ? to : k, v]));
+            await replaceRow(tx, rules, row.id, renamed, now);
+          }
+        }),
+    );
     await logs.renameFieldDefinition(tx, context.id, from, to);
     await logs.setColumns(
       tx,

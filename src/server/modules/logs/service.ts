@@ -5,7 +5,7 @@ import type { Scope } from '../../auth/principal.ts';
 import type { Conn, Dialect } from '../../db/connection.ts';
 import { scopeKey } from '../../db/scope.ts';
 import { badRequestError, DomainError, invalidFields, notFoundError } from '../../domain-errors.ts';
-import { checkingReferencesOnce, ForeignKeyViolation, withDeleteActions, withUpdateActions } from '../contexts/foreign-keys.ts';
+import { checkingReferencesOnce, ForeignKeyViolation, onlyRemovingValues, withDeleteActions, withUpdateActions } from '../contexts/foreign-keys.ts';
 import { createContext, deleteRow, findContext, insertRows, replaceRow, rulesOf, type ContextRules } from '../contexts/repository.ts';
 import { projectInScopeOr404 } from '../projects/service.ts';
 import { recomputeDerived } from './derived.ts';
@@ -304,7 +304,7 @@ export async function deleteLogs(db: Conn, scope: Scope, body: z.output<typeof D
   const touched = all ? null : body.ids_and_fields.flatMap(([ids]) => (Array.isArray(ids) ? ids : [ids as number]));
   await db.transaction().execute((tx) =>
     withDeleteActions(tx, project.id, [{ context, ids: touched }], () =>
-      checkingReferencesOnce(tx, async () => {
+      onlyRemovingValues(tx, async () => {
         const rules = rulesOf(context);
         for (const [ids, fields] of body.ids_and_fields) {
           const wanted = ids === null ? undefined : Array.isArray(ids) ? ids : [ids];
@@ -363,7 +363,10 @@ export async function atomicUpdate(db: Conn, dialect: Dialect, scope: Scope, id:
       if ('error' in changes) throw badRequestError(changes.error);
       await saveFields(tx, contextId, changes.added, changes.updated, now);
     }
-    await replaceRow(tx, rulesOf(await logs.contextById(tx, row.context_id)), id, { ...entries, [field]: value }, now);
+    // Foreign keys that reference the log's contexts take their on_update action (foreign-keys.ts).
+    const home = await logs.contextById(tx, row.context_id);
+    const leaving = [home, ...others.map((c) => ({ id: c, name: names.get(c)! }))].map((context) => ({ context, ids: [id] }));
+    await withUpdateActions(tx, home.project_id, leaving, () => replaceRow(tx, rulesOf(home), id, { ...entries, [field]: value }, now));
     return { new_value: value };
   });
 }
