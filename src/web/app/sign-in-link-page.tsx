@@ -6,6 +6,7 @@ import { safeNext } from '../../shared/sessions.ts';
 import { sessionMutations } from '../data/sessions.ts';
 import { errorMessage } from '../lib/api-client.ts';
 import { sessionStore } from '../lib/session.ts';
+import { Logo } from '../components/logo.tsx';
 
 /**
  * The token of a `#token=` sign-in link in the address, if any; `undefined` while rendering the first
@@ -50,7 +51,7 @@ export function SignInLinkPage() {
     <Center mih="100vh" p="md" component="main">
       <Paper withBorder shadow="sm" radius="lg" p="xl" w="100%" maw={440}>
         <Stack gap="md">
-          <img src="/favicon.svg" alt="" width={40} height={40} />
+          <Logo size={40} />
           <Title order={1} size="h2">
             Signing in to Roster
           </Title>

@@ -8,6 +8,7 @@ import { whoIs } from '../data/account.ts';
 import { sessionMutations } from '../data/sessions.ts';
 import { ApiError, errorMessage } from '../lib/api-client.ts';
 import { normalizeBase, useSession } from '../lib/session.ts';
+import { Logo } from '../components/logo.tsx';
 
 // Plain rules rather than a zod schema: the sign-in screen is the first download, and this is all it checks.
 interface SignInValues {
@@ -83,7 +84,7 @@ export function SignInPage() {
       <Paper withBorder shadow="sm" radius="lg" p="xl" w="100%" maw={440}>
         <Stack gap="md">
           <Stack gap={4}>
-            <img src="/favicon.svg" alt="" width={40} height={40} />
+            <Logo size={40} />
             <Title order={1} size="h2">
               Sign in to Roster
             </Title>

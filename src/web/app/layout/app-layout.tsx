@@ -12,6 +12,7 @@ import { ColorSchemeToggle } from './color-scheme-toggle.tsx';
 import classes from './app-layout.module.css';
 import { useFocusPageHeading } from './use-focus-page-heading.ts';
 import { WorkspaceNotice } from './workspace-notice.tsx';
+import { Logo } from '../../components/logo.tsx';
 
 // The header's two menus (Mantine's Menu, focus trap and floating positioning) arrive just after the
 // shell's first paint, in their own chunks: the first screen stays well inside its JavaScript budget.
@@ -62,7 +63,7 @@ export function AppLayout() {
           <Group gap="sm" wrap="nowrap" miw={0} style={{ flex: '0 1 auto' }}>
             <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label={opened ? 'Close navigation' : 'Open navigation'} />
             <UnstyledButton component={RouterNavLink} to={workspace.path('/')} className={classes.brand} aria-label="Roster home">
-              <img src="/favicon.svg" alt="" width={28} height={28} />
+              <Logo size={28} />
               <Text fw={700} size="lg" visibleFrom="xs">
                 Roster
               </Text>

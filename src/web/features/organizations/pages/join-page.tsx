@@ -12,6 +12,7 @@ import { inviteMutations, inviteQueries } from '../../../data/invites.ts';
 import { ApiError, errorMessage } from '../../../lib/api-client.ts';
 import { useApiMutation } from '../../../lib/mutation.ts';
 import { sessionStore, useSession } from '../../../lib/session.ts';
+import { Logo } from '../../../components/logo.tsx';
 
 /**
  * /invite/join?token=… — where an invite link takes a signed-out visitor (app/require-session.tsx): who
@@ -123,7 +124,7 @@ export function JoinPage() {
     <Center mih="100vh" p="md" component="main">
       <Paper withBorder shadow="sm" radius="lg" p="xl" w="100%" maw={520}>
         <Stack gap="md">
-          <img src="/favicon.svg" alt="" width={40} height={40} />
+          <Logo size={40} />
           <Title order={1} size="h2">
             {preview.data ? `Join ${preview.data.organization_name} on Roster` : 'Invitation to Roster'}
           </Title>
