@@ -3,7 +3,7 @@
  * is sent. Like the server, the type comes from the file's first bytes, not its name or claimed type.
  */
 
-import { AUDIO_ACCEPT, PHOTO_ACCEPT, PHOTO_MAX_BYTES, SNIFF_BYTES, sniffAudioType, sniffPhotoType, VOICE_SAMPLE_MAX_BYTES } from '../../../shared/assistants.ts';
+import { AUDIO_ACCEPT, PHOTO_ACCEPT, PHOTO_MAX_BYTES, SNIFF_BYTES, sniffAudioType, sniffPhotoType, VOICE_SAMPLE_MAX_BYTES } from '../../../shared/assistant-rules.ts';
 
 export const MiB = 1024 * 1024;
 

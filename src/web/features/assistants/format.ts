@@ -1,4 +1,5 @@
-import { DESKTOP_SYSTEMS, VOICE_PROVIDERS, type Assistant, type Voice, type VoiceProvider } from '../../../shared/assistants.ts';
+import type { Assistant, Voice } from '../../../shared/assistants.ts';
+import { DESKTOP_SYSTEMS, VOICE_PROVIDERS, type VoiceProvider } from '../../../shared/assistant-rules.ts';
 
 /** A voice's provider as the API accepts it, or null for one this dashboard does not know. */
 export function providerOf(voice: Pick<Voice, 'provider'>): VoiceProvider | null {

@@ -4,7 +4,7 @@
  * the quality until it fits the server's limit. Smaller photos pass through untouched.
  */
 
-import { PHOTO_MAX_BYTES } from '../../../shared/assistants.ts';
+import { PHOTO_MAX_BYTES } from '../../../shared/assistant-rules.ts';
 import { formatBytes } from './file-rules.ts';
 
 export const PHOTO_LONG_SIDE = 2048;

@@ -1,5 +1,5 @@
 import { useFormState, useWatch, type Control, type FieldPath, type FieldValues, type UseFormReturn } from 'react-hook-form';
-import { MAX_PARALLEL_MAX, MAX_PARALLEL_MIN, WEEKLY_LIMIT_MAX, WEEKLY_LIMIT_MIN, type VoiceProvider } from '../../../../shared/assistants.ts';
+import { MAX_PARALLEL_MAX, MAX_PARALLEL_MIN, WEEKLY_LIMIT_MAX, WEEKLY_LIMIT_MIN, type VoiceProvider } from '../../../../shared/assistant-rules.ts';
 import { NumberField } from '../../../lib/form-fields.tsx';
 import { providerOf } from '../format.ts';
 import { VoiceField } from './voice-field.tsx';

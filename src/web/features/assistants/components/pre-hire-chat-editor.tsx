@@ -1,7 +1,7 @@
 import { ActionIcon, Button, Group, Paper, SegmentedControl, Stack, Text, Textarea, Tooltip } from '@mantine/core';
 import { IconArrowDown, IconArrowUp, IconPlus, IconTrash } from '@tabler/icons-react';
 import { Controller, useFieldArray, type Control, type FieldErrors } from 'react-hook-form';
-import { PRE_HIRE_CHAT_MAX_ITEMS } from '../../../../shared/assistants.ts';
+import { PRE_HIRE_CHAT_MAX_ITEMS } from '../../../../shared/assistant-rules.ts';
 import { ErrorText } from '../../../components/error-text.tsx';
 
 export interface ChatValues {
