@@ -109,9 +109,9 @@ export const notifySpendingLimitReached = operation({
   method: 'POST',
   path: '/v0/user/spending-limit-reached',
   operationId: 'notifySpendingLimitReached',
-  summary: 'Report that a spending limit was reached: recorded in the audit log of the caller’s workspace',
+  summary: 'Report that a spending limit was reached: recorded in the audit log of the caller’s workspace, e-mailed to its billing managers',
   description:
-    'The body is any JSON object (at most 16 KiB) and is kept as the event’s detail (action `spending_limit.reached`), in the organization’s log for an organization key or X-Roster-Organization, else the person’s. Nothing else happens: no key or assistant is stopped, no e-mail is sent.',
+    'The body is any JSON object (at most 16 KiB) and is kept as the event’s detail (action `spending_limit.reached`), in the organization’s log for an organization key or X-Roster-Organization, else the person’s. The workspace’s billing managers (the person; an organization’s Owner and Admins) are e-mailed, each at most once per UTC day, quoting the first 500 characters of the report. No key or assistant is stopped.',
   tag: 'user',
   extension: true,
   access: SIGNED_IN,

@@ -8,11 +8,12 @@ import { route } from '../../http/route.ts';
 import { findAssistant } from '../assistants/repository.ts';
 import { recordAudit } from '../audit/service.ts';
 import { findMembership } from '../organizations/repository.ts';
+import { mailLimitReached } from './limit-notice.ts';
 import { accountOf, fromMicros } from './repository.ts';
 import { deduct, spendOf } from './service.ts';
 
 /** What POST /v0/user/spending-limit-reached answers. */
-export const SPENDING_NOTICE_RECORDED = 'Spending limit notice recorded in the audit log.';
+export const SPENDING_NOTICE_RECORDED = "Spending limit notice recorded in the audit log; the workspace's billing managers are e-mailed, at most once a day.";
 
 export function creditsRoutes(app: FastifyInstance): void {
   route(app, ops.getCredits, async ({ principal, deps }) => {
@@ -46,14 +47,14 @@ export function creditsRoutes(app: FastifyInstance): void {
     return spendOf(deps.db, { userId: principal.userId, organizationId }, query.month, deps.now(), { userId: params.user_id });
   });
 
-  route(app, ops.notifySpendingLimitReached, async ({ principal, body, deps }) => {
-    await recordAudit(deps.db, {
-      workspace: scopeOf(principal),
-      actor: { userId: principal.userId, keyId: principal.keyId },
-      action: 'spending_limit.reached',
-      detail: body,
-      at: deps.now(),
-    });
-    return { info: SPENDING_NOTICE_RECORDED };
-  });
+  // Recorded in the workspace's audit log, and e-mailed to its billing managers at most once a day each (limit-notice.ts).
+  route(app, ops.notifySpendingLimitReached, ({ principal, body, deps }) =>
+    deps.db.transaction().execute(async (tx) => {
+      const now = deps.now();
+      const workspace = scopeOf(principal);
+      await recordAudit(tx, { workspace, actor: { userId: principal.userId, keyId: principal.keyId }, action: 'spending_limit.reached', detail: body, at: now });
+      await mailLimitReached(tx, deps.config.publicUrl, workspace, body, now);
+      return { info: SPENDING_NOTICE_RECORDED };
+    }),
+  );
 }

@@ -1,7 +1,12 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROLE_IDS } from '../../../shared/roles.ts';
 import { makeTestApp, type TestApp } from '../../testing/harness.ts';
+import { deliverDueMail } from '../../mail/worker.ts';
+import { fileTransport } from '../../mail/transports.ts';
 import { accountOf, addCredits, toMicros } from './repository.ts';
+import { SPENDING_NOTICE_RECORDED } from './routes.ts';
 
 // Spend reads (logs-api.md §9) from the credit ledger: deductions and hires, per month, per tenant.
 
@@ -166,7 +171,7 @@ describe('POST /v0/user/spending-limit-reached', () => {
     const notice = { limit: 10, spent: 12.5, assistant_id: '7', nested: { a: [1, 2] } };
     const res = await t.request('POST', '/v0/user/spending-limit-reached', { key: u.apiKey, json: notice });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ info: 'Spending limit notice recorded in the audit log.' });
+    expect(res.json()).toEqual({ info: SPENDING_NOTICE_RECORDED });
     const audit = (await get(t, u.apiKey, '/v0/user/audit')).json();
     expect(audit.events[0]).toMatchObject({ action: 'spending_limit.reached', detail: notice, actor: { user_id: u.userId } });
   });
@@ -182,6 +187,60 @@ describe('POST /v0/user/spending-limit-reached', () => {
     expect((await get(t, owner.apiKey, '/v0/user/audit?action=spending_limit.reached')).json().events).toHaveLength(0);
   });
 
+  it('e-mails the person once a day, quoting the report and linking to the spending limit', async () => {
+    const t = await makeTestApp();
+    t.clock.current = new Date('2026-11-15T09:00:00.000Z');
+    const u = await t.user({ email: 'payer@example.com' });
+    const mails = () => t.db.selectFrom('mail_outbox').selectAll().orderBy('id').execute();
+    const notice = (json: object) => t.request('POST', '/v0/user/spending-limit-reached', { key: u.apiKey, json });
+    expect((await notice({ limit: 10, spent: 12.5 })).statusCode).toBe(200);
+    expect(await mails()).toMatchObject([{ to_address: 'payer@example.com', subject: 'Your spending limit was reached on Roster', status: 'pending' }]);
+    // The client reports again (it may, on every call past its limit): logged, not e-mailed again that day.
+    t.clock.advance(6 * 3600_000);
+    expect((await notice({ limit: 10, spent: 14 })).statusCode).toBe(200);
+    expect(await mails()).toHaveLength(1);
+    expect((await get(t, u.apiKey, '/v0/user/audit?action=spending_limit.reached')).json().events).toHaveLength(2);
+    const dir = path.join(t.dataDir, 'mail');
+    expect(await deliverDueMail(t.app.deps, fileTransport(dir))).toEqual({ sent: 1, failed: 0 });
+    const eml = fs
+      .readFileSync(path.join(dir, fs.readdirSync(dir)[0]!), 'utf8')
+      .replace(/=\r?\n/g, '')
+      .replace(/=3D/g, '=');
+    expect(eml).toContain('{"limit":10,"spent":12.5}');
+    expect(eml).toContain(`${t.app.deps.config.publicUrl}/account`);
+    // The next day, the next report is e-mailed.
+    t.clock.advance(18 * 3600_000);
+    expect((await notice({ limit: 10, spent: 20 })).statusCode).toBe(200);
+    expect(await mails()).toHaveLength(2);
+  });
+
+  it('e-mails an organization’s Owner and Admins, not its Members and Viewers', async () => {
+    const t = await makeTestApp();
+    const owner = await t.user({ email: 'owner@example.com' });
+    const admin = await t.user({ email: 'admin@example.com' });
+    const member = await t.user({ email: 'member@example.com' });
+    const viewer = await t.user({ email: 'viewer@example.com' });
+    const org = await t.org(owner, 'Acme');
+    await t.member(org.organizationId, admin, ROLE_IDS.Admin);
+    const memberKey = await t.member(org.organizationId, member, ROLE_IDS.Member);
+    await t.member(org.organizationId, viewer, ROLE_IDS.Viewer);
+    const res = await t.request('POST', '/v0/user/spending-limit-reached', { key: memberKey, json: { limit: 5, note: 'x'.repeat(2000) } });
+    expect(res.statusCode).toBe(200);
+    const queued = await t.db.selectFrom('mail_outbox').selectAll().orderBy('id').execute();
+    expect(queued.map((m) => m.to_address)).toEqual(['owner@example.com', 'admin@example.com']);
+    expect(queued[0]).toMatchObject({ subject: 'Acme reached its spending limit on Roster', organization_id: org.organizationId });
+    expect(queued[0]!.text_body).toContain(`${t.app.deps.config.publicUrl}/o/${org.organizationId}/activity`);
+    // The report is quoted in part (the audit log keeps it whole).
+    expect(queued[0]!.text_body.length).toBeLessThan(1500);
+    // The person's own workspace is another one: their own notice goes to them alone.
+    expect((await t.request('POST', '/v0/user/spending-limit-reached', { key: member.apiKey, json: { limit: 1 } })).statusCode).toBe(200);
+    expect((await t.db.selectFrom('mail_outbox').select('to_address').orderBy('id').execute()).map((m) => m.to_address)).toEqual([
+      'owner@example.com',
+      'admin@example.com',
+      'member@example.com',
+    ]);
+  });
+
   it('refuses a body over 16 KiB (413) or one that is not an object (422), recording nothing', async () => {
     const t = await makeTestApp();
     const u = await t.user();
@@ -190,5 +249,6 @@ describe('POST /v0/user/spending-limit-reached', () => {
     const list = await t.request('POST', '/v0/user/spending-limit-reached', { key: u.apiKey, json: [1, 2] });
     expect(list.statusCode).toBe(422);
     expect((await get(t, u.apiKey, '/v0/user/audit?action=spending_limit.reached')).json().events).toHaveLength(0);
+    expect(await t.db.selectFrom('mail_outbox').select('id').execute()).toHaveLength(0);
   });
 });
