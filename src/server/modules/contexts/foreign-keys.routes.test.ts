@@ -409,6 +409,38 @@ describe('context foreign keys', () => {
     expect((await read('badges')).get(badge!)).toEqual({ holder: null });
   });
 
+  it("removing a field of logs shared with a referenced context through DELETE /v0/logs: that context's keys take their on_delete", async () => {
+    const t = await makeTestApp();
+    const { call, create, log, read, del } = await setup(t);
+    await create('users');
+    const [ann, bob] = await log('users', [{ uid: 1 }, { uid: 2 }]);
+    expect((await call('POST', '/v0/project/demo/contexts/add_logs', { context_name: 'staff', log_ids: [ann, bob] })).statusCode).toBe(200);
+    await create('badges', [{ name: 'holder', references: 'staff.uid' }]);
+    await log('badges', [{ holder: 1 }]);
+    // NO ACTION: the value would leave 'staff' (the entries are shared), so the removal is refused whole.
+    for (const ids of [[ann!], null]) {
+      const refused = await del('users', ids, ['uid']);
+      expect(refused.statusCode, JSON.stringify(ids)).toBe(400);
+      expect(refused.json().detail).toContain("context 'badges'");
+    }
+    expect(await read('staff')).toEqual(
+      new Map([
+        [ann, { uid: 1 }],
+        [bob, { uid: 2 }],
+      ]),
+    );
+    await call('DELETE', '/v0/project/demo/contexts/badges');
+    await create('badges', [{ name: 'holder', references: 'staff.uid', on_delete: 'SET NULL' }]);
+    const [first, second] = await log('badges', [{ holder: 1 }, { holder: 2 }]);
+    expect((await del('users', [ann!], ['uid'])).statusCode).toBe(200);
+    expect(await read('badges')).toEqual(
+      new Map([
+        [first, { holder: null }],
+        [second, { holder: 2 }],
+      ]),
+    );
+  });
+
   it('deleting a referenced field through DELETE /v0/logs/fields applies on_delete; RESTRICT refuses and deletes nothing', async () => {
     const t = await makeTestApp();
     const { call, create, log, read, del } = await setup(t);

@@ -302,8 +302,18 @@ export async function deleteLogs(db: Conn, scope: Scope, body: z.output<typeof D
   // Foreign keys that reference the context take their on_delete action once the logs are gone (foreign-keys.ts).
   const all = body.ids_and_fields.some(([ids]) => ids === null);
   const touched = all ? null : body.ids_and_fields.flatMap(([ids]) => (Array.isArray(ids) ? ids : [ids as number]));
-  await db.transaction().execute((tx) =>
-    withDeleteActions(tx, project.id, [{ context, ids: touched }], () =>
+  await db.transaction().execute(async (tx) => {
+    // Fields removed from a log are gone from every context it is in (the entries are shared): keys referencing
+    // its other contexts take their on_delete action too.
+    const shortened = new Set<number>();
+    for (const [ids, fields] of body.ids_and_fields) {
+      if (fields === null) continue;
+      const wanted = ids === null ? undefined : Array.isArray(ids) ? ids : [ids];
+      if (wanted?.length !== 0) for (const row of await logs.contextLogs(tx, context.id, wanted)) shortened.add(row.id);
+    }
+    const others = shortened.size ? await logs.otherContextsOf(tx, [...shortened], context.id) : [];
+    const leaving = [{ context, ids: touched }, ...others.map((other) => ({ context: other, ids: [...shortened] }))];
+    await withDeleteActions(tx, project.id, leaving, () =>
       onlyRemovingValues(tx, async () => {
         const rules = rulesOf(context);
         for (const [ids, fields] of body.ids_and_fields) {
@@ -330,8 +340,8 @@ export async function deleteLogs(db: Conn, scope: Scope, body: z.output<typeof D
           }
         }
       }),
-    ),
-  );
+    );
+  });
   return { info: `Deleted ${deleted} logs; removed fields from ${changed}.` };
 }
 
