@@ -409,6 +409,27 @@ describe('context foreign keys', () => {
     expect((await read('badges')).get(badge!)).toEqual({ holder: null });
   });
 
+  it("PUT /v0/logs on logs shared with a referenced context: that context's keys take their on_update", async () => {
+    const t = await makeTestApp();
+    const { call, create, log, read } = await setup(t);
+    await create('users');
+    const [ann] = await log('users', [{ uid: 1 }]);
+    expect((await call('POST', '/v0/project/demo/contexts/add_logs', { context_name: 'staff', log_ids: [ann] })).statusCode).toBe(200);
+    await create('badges', [{ name: 'holder', references: 'staff.uid', on_update: 'CASCADE' }]);
+    await create('audit', [{ name: 'who', references: 'staff.uid' }]);
+    const [badge] = await log('badges', [{ holder: 1 }]);
+    const [entry] = await log('audit', [{ who: 1 }]);
+    const put = (uid: number) => call('PUT', '/v0/logs', { logs: [ann], context: 'users', entries: { uid }, overwrite: true });
+    // NO ACTION on 'audit': the old value would leave 'staff', so the update is refused.
+    const refused = await put(5);
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().detail).toContain("context 'audit'");
+    expect((await read('staff')).get(ann!)).toEqual({ uid: 1 });
+    await call('DELETE', '/v0/logs', { project_name: 'demo', context: 'audit', ids_and_fields: [[[entry], null]] });
+    expect((await put(5)).statusCode).toBe(200);
+    expect((await read('badges')).get(badge!)).toEqual({ holder: 5 });
+  });
+
   it("removing a field of logs shared with a referenced context through DELETE /v0/logs: that context's keys take their on_delete", async () => {
     const t = await makeTestApp();
     const { call, create, log, read, del } = await setup(t);

@@ -223,10 +223,11 @@ export async function updateLogs(db: Conn, scope: Scope, body: z.output<typeof U
 
   const contexts = new Map<number, ContextRules>();
   const apply = async (tx: Conn, group: typeof planned) => {
-    // Foreign keys that reference the logs' contexts take their on_update action once the values changed (foreign-keys.ts).
+    // Foreign keys that reference the logs' contexts (home and memberships: the entries are shared) take their
+    // on_update action once the values changed (foreign-keys.ts).
     const leaving = new Map<number, number[]>();
     for (const p of group) {
-      for (const c of new Set([p.contextId, p.via])) {
+      for (const c of new Set(p.changes.map((change) => change.contextId))) {
         const ids = leaving.get(c);
         if (ids) ids.push(p.id);
         else leaving.set(c, [p.id]);
