@@ -34,7 +34,7 @@ const chunkFileNames = ({ name }: { name: string }) => `assets/${name === checko
 /**
  * V8's explicit compile hint (Chrome 136+): a script that starts with this comment is compiled whole while
  * it downloads, on a background thread, instead of function by function on the main thread the first time
- * each one runs. A signed-in page's first render spent ~40 % of its main-thread time compiling (Lighthouse
+ * each one runs. A signed-in page's first load spent about a third of its main-thread time compiling (Lighthouse
  * counts every such task of the first seconds as blocking time); the chunks are the code a page runs as it
  * loads. Other browsers read a comment.
  */
