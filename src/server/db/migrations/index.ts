@@ -26,6 +26,7 @@ import { logMembershipsMigration } from './2026-11-28-01-log-memberships.ts';
 import { logsJsonbMigration } from './2026-11-28-02-logs-jsonb.ts';
 import { logsNotifyMigration } from './2026-11-28-03-logs-notify.ts';
 import { projectsOrderIndexMigration } from './2026-11-28-04-projects-order-index.ts';
+import { mailOutboxReferenceMigration } from './2026-11-30-01-mail-outbox-reference.ts';
 import { logsJsonbSqliteMigration } from './2026-11-29-01-logs-jsonb-sqlite.ts';
 
 /** Every migration in order. Names are dates: append new ones, never edit or reorder landed ones. */
@@ -58,5 +59,6 @@ export function allMigrations(dialect: Dialect): Record<string, Migration> {
     '2026-11-28-03-logs-notify': logsNotifyMigration(dialect),
     '2026-11-28-04-projects-order-index': projectsOrderIndexMigration,
     '2026-11-29-01-logs-jsonb-sqlite': logsJsonbSqliteMigration(dialect),
+    '2026-11-30-01-mail-outbox-reference': mailOutboxReferenceMigration,
   };
 }
