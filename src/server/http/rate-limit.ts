@@ -65,6 +65,11 @@ interface PolicyRule {
   what: string;
   /** Whether the answer carries the RateLimit headers (the request limits; not the mail quotas). */
   headers: boolean;
+  /**
+   * Whether `who` is kept as it is in the bucket name: a key's id or a session's hash reveal nothing, while
+   * an address or an e-mail is hashed first (buckets never hold one, nor a raw key).
+   */
+  opaque: boolean;
 }
 
 const HOUR_SECONDS = 3600;
@@ -78,12 +83,14 @@ export interface RateLimiter {
 export function createRateLimiter(deps: Deps): RateLimiter {
   const { perKey, perIp, windowSeconds } = deps.config.rateLimit;
   const rules: Record<RateLimitPolicy, PolicyRule> = {
-    key: { limit: perKey, windowSeconds, what: 'for this API key', headers: true },
-    session: { limit: perKey, windowSeconds, what: 'for this session', headers: true },
-    ip: { limit: perIp, windowSeconds, what: 'for requests without a valid API key from this address', headers: true },
-    'sign-in-link-address': { limit: SIGN_IN_LINKS_PER_ADDRESS_PER_HOUR, windowSeconds: HOUR_SECONDS, what: 'for sign-in links to this e-mail address', headers: false },
-    'sign-in-link-client': { limit: SIGN_IN_LINKS_PER_CLIENT_PER_HOUR, windowSeconds: HOUR_SECONDS, what: 'for sign-in links asked from this address', headers: false },
+    key: { limit: perKey, windowSeconds, what: 'for this API key', headers: true, opaque: true },
+    session: { limit: perKey, windowSeconds, what: 'for this session', headers: true, opaque: true },
+    ip: { limit: perIp, windowSeconds, what: 'for requests without a valid API key from this address', headers: true, opaque: false },
+    'sign-in-link-address': { limit: SIGN_IN_LINKS_PER_ADDRESS_PER_HOUR, windowSeconds: HOUR_SECONDS, what: 'for sign-in links to this e-mail address', headers: false, opaque: false },
+    'sign-in-link-client': { limit: SIGN_IN_LINKS_PER_CLIENT_PER_HOUR, windowSeconds: HOUR_SECONDS, what: 'for sign-in links asked from this address', headers: false, opaque: false },
   };
+  // The same for every answer under a policy: built once.
+  const policyHeaders = new Map(Object.entries(rules).map(([policy, rule]) => [policy, `"per-${policy}";q=${rule.limit};w=${rule.windowSeconds}`]));
   const store: HitStore = deps.dialect === 'postgres' ? new SqlStore(deps) : new MemoryStore();
   return {
     async consume(policy, who, reply) {
@@ -92,14 +99,12 @@ export function createRateLimiter(deps: Deps): RateLimiter {
       const windowMs = rule.windowSeconds * 1000;
       const now = deps.now().getTime();
       const windowStart = Math.floor(now / windowMs) * windowMs;
-      // Buckets never hold a raw key, address or e-mail.
-      const bucket = `${policy}:${createHash('sha256').update(who).digest('base64url').slice(0, 22)}`;
+      const bucket = `${policy}:${rule.opaque ? who : createHash('sha256').update(who).digest('base64url').slice(0, 22)}`;
       const count = await store.hit(bucket, windowStart, windowMs);
       const reset = Math.max(1, Math.ceil((windowStart + windowMs - now) / 1000));
       if (rule.headers) {
-        const name = `per-${policy}`;
-        reply.header('RateLimit-Policy', `"${name}";q=${rule.limit};w=${rule.windowSeconds}`);
-        reply.header('RateLimit', `"${name}";r=${Math.max(0, rule.limit - count)};t=${reset}`);
+        reply.header('ratelimit-policy', policyHeaders.get(policy)!);
+        reply.header('ratelimit', `"per-${policy}";r=${Math.max(0, rule.limit - count)};t=${reset}`);
       }
       if (count > rule.limit) {
         throw tooManyRequests(`Too many requests: the limit is ${rule.limit} per ${rule.windowSeconds} s ${rule.what}. Retry in ${reset} s.`, reset);

@@ -59,10 +59,13 @@ async function authenticateLimited(deps: Deps, req: FastifyRequest, reply: Fasti
   return principal;
 }
 
+/** Node's name for it among a request's headers (lowercased once, not per request). */
+const ORGANIZATION_HEADER_NAME = ORGANIZATION_HEADER.toLowerCase();
+
 /** The caller, in the organization X-Roster-Organization names when the request has one (auth/principal.ts). */
 async function authenticateInWorkspace(deps: Deps, req: FastifyRequest, reply: FastifyReply): Promise<Principal> {
   const principal = await authenticateLimited(deps, req, reply);
-  const header = req.headers[ORGANIZATION_HEADER.toLowerCase()];
+  const header = req.headers[ORGANIZATION_HEADER_NAME];
   if (header === undefined) return principal;
   if (Array.isArray(header)) throw badRequest('Send X-Roster-Organization once.');
   return actInOrganization(deps.db, principal, header);

@@ -23,20 +23,22 @@ const CSP = [
 /**
  * The same strict headers on every response, computed once (helmet rebuilt the CSP string on each
  * request: 5% of the CPU of a small API call). No upgrade-insecure-requests: plain-http hosts
- * (localhost, a LAN address) must keep working.
+ * (localhost, a LAN address) must keep working. Names in lower case, as they go on the wire: Fastify
+ * lowercases every name it is given, and a name that is not already lower case becomes a new string to
+ * look up in V8's string table, per header and request (~4% of a basic-info request's CPU in `perf`).
  */
 export const SECURITY_HEADERS: Record<string, string> = {
-  'Content-Security-Policy': CSP,
-  'Cross-Origin-Opener-Policy': 'same-origin',
-  'Cross-Origin-Resource-Policy': 'same-site',
-  'Origin-Agent-Cluster': '?1',
-  'Referrer-Policy': 'no-referrer',
-  'Strict-Transport-Security': 'max-age=31536000; includeSubDomains',
-  'X-Content-Type-Options': 'nosniff',
-  'X-DNS-Prefetch-Control': 'off',
-  'X-Frame-Options': 'DENY',
-  'X-Permitted-Cross-Domain-Policies': 'none',
-  'X-XSS-Protection': '0',
+  'content-security-policy': CSP,
+  'cross-origin-opener-policy': 'same-origin',
+  'cross-origin-resource-policy': 'same-site',
+  'origin-agent-cluster': '?1',
+  'referrer-policy': 'no-referrer',
+  'strict-transport-security': 'max-age=31536000; includeSubDomains',
+  'x-content-type-options': 'nosniff',
+  'x-dns-prefetch-control': 'off',
+  'x-frame-options': 'DENY',
+  'x-permitted-cross-domain-policies': 'none',
+  'x-xss-protection': '0',
 };
 
 /**
@@ -45,7 +47,7 @@ export const SECURITY_HEADERS: Record<string, string> = {
  */
 export const API_SECURITY_HEADERS: Record<string, string> = {
   ...SECURITY_HEADERS,
-  'Content-Security-Policy': "default-src 'none'; frame-ancestors 'none'",
+  'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
 };
 
 /**
@@ -57,8 +59,8 @@ export function installSecurityHeaders(app: FastifyInstance): void {
   app.addHook('onRequest', (req, reply, done) => {
     const api = req.url.startsWith('/v0/');
     reply.headers(api ? API_SECURITY_HEADERS : SECURITY_HEADERS);
-    if (api && !req.url.startsWith('/v0/files/')) reply.header('Cache-Control', 'no-store');
-    reply.header('X-Request-Id', req.id);
+    if (api && !req.url.startsWith('/v0/files/')) reply.header('cache-control', 'no-store');
+    reply.header('x-request-id', req.id);
     done();
   });
 }
