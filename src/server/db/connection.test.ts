@@ -4,7 +4,8 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openDatabase, type DbHandle } from './connection.ts';
+import { directReadOf, openDatabase, type DbHandle } from './connection.ts';
+import { runPrepared } from './prepared.ts';
 
 let handle: DbHandle | null = null;
 afterEach(async () => {
@@ -38,5 +39,30 @@ describe('SQLite transactions', () => {
     other.close();
     const rows = await sql<{ v: number }>`select v from t`.execute(handle.db);
     expect(rows.rows.map((r) => r.v)).toEqual([1]);
+  });
+});
+
+describe('prepared reads on SQLite', () => {
+  it('run directly between transactions, and never see a transaction still open on the connection', async () => {
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'roster-db-')), 'roster.db');
+    handle = await openDatabase(`sqlite:${file}`);
+    const db = handle.db;
+    await sql`create table t (v integer)`.execute(db);
+    const count = (conn: typeof db) => conn.selectFrom('t' as never).select(sql<number>`count(*)`.as('n'));
+    expect(directReadOf(db)?.('select count(*) as n from t', [])).toEqual([{ n: 0 }]);
+
+    // A read asked for while a transaction holds the connection waits for it to end: here it rolls back, so
+    // the row it wrote was never there. Run beside it, the read would have counted it.
+    let during: Promise<{ n: number }[]> | null = null;
+    await expect(
+      db.transaction().execute(async (tx) => {
+        await sql`insert into t (v) values (1)`.execute(tx);
+        expect(directReadOf(db)?.('select count(*) as n from t', [])).toBeNull();
+        during = runPrepared(db, 'test-count', count, []);
+        throw new Error('roll back');
+      }),
+    ).rejects.toThrow('roll back');
+    expect(await during!).toEqual([{ n: 0 }]);
+    expect(await runPrepared(db, 'test-count', count, [])).toEqual([{ n: 0 }]);
   });
 });

@@ -24,6 +24,21 @@ export interface DbHandle {
 const epochs = new WeakMap<Conn, { auth: WriteEpoch; logs: WriteEpoch }>();
 const statistics = new WeakMap<Conn, TableStatistics>();
 
+/** Runs a read at once and answers its rows, or null when it must wait its turn through Kysely. */
+export type DirectRead = (sql: string, parameters: readonly unknown[]) => unknown[] | null;
+const directReads = new WeakMap<Conn, DirectRead>();
+
+/**
+ * SQLite only: the hot path's fixed reads (db/prepared.ts) run on the connection directly instead of through
+ * Kysely's executor, whose connection lock, plugins and promise hops cost more than the read itself. Safe
+ * only outside a transaction: Kysely holds SQLite's one connection for a whole transaction, and a read run
+ * beside it would see that transaction's uncommitted rows, so then the answer is null and the read queues as
+ * before. Between transactions, a synchronous read is simply ordered before whatever waits for the lock.
+ */
+export function directReadOf(db: Conn): DirectRead | undefined {
+  return directReads.get(db);
+}
+
 /** PostgreSQL: the ANALYZE the server runs after large writes to a context's logs (db/table-statistics.ts). */
 export function tableStatisticsOf(db: Conn): TableStatistics | undefined {
   return statistics.get(db);
@@ -133,6 +148,12 @@ export async function openDatabase(url: string): Promise<DbHandle> {
         logsEpoch.watch(c);
       },
     }),
+  });
+  directReads.set(db, (text, parameters) => {
+    if (sqlite.inTransaction) return null;
+    const statement = sqlite.prepare(text);
+    // A write (touch-key) goes through Kysely, where the write epochs see it.
+    return statement.reader ? (statement.all(parameters) as unknown[]) : null;
   });
   return opened(db, 'sqlite', authEpoch, logsEpoch);
 }

@@ -1,12 +1,13 @@
 import type { Compilable, CompiledQuery } from 'kysely';
-import type { Conn } from './connection.ts';
+import { directReadOf, type Conn } from './connection.ts';
 
 const compiledByDb = new WeakMap<Conn, Map<string, CompiledQuery>>();
 
 /**
  * Runs a fixed-shape query on hot paths (every authenticated request) without rebuilding and
  * recompiling it each time: it is built once per database with placeholder values, and later calls
- * only swap the parameters. `params` must be in the order the placeholders appear in the SQL.
+ * only swap the parameters. `params` must be in the order the placeholders appear in the SQL. On SQLite,
+ * reads run on the connection directly when they may (db/connection.ts, directReadOf).
  */
 export async function runPrepared<R>(db: Conn, name: string, build: (db: Conn) => Compilable<R>, params: readonly unknown[]): Promise<R[]> {
   let cache = compiledByDb.get(db);
@@ -19,6 +20,8 @@ export async function runPrepared<R>(db: Conn, name: string, build: (db: Conn) =
     }
     cache.set(name, compiled);
   }
+  const direct = directReadOf(db)?.(compiled.sql, params);
+  if (direct) return direct as R[];
   const result = await db.executeQuery<R>({ ...compiled, parameters: params });
   return result.rows;
 }

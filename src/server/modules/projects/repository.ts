@@ -1,5 +1,6 @@
 import type { Scope } from '../../auth/principal.ts';
 import type { Conn } from '../../db/connection.ts';
+import { runPrepared } from '../../db/prepared.ts';
 import { scopeKey } from '../../db/scope.ts';
 
 export interface NewProject {
@@ -42,8 +43,11 @@ export async function createProject(db: Conn, scope: Scope, input: NewProject, n
   return row ?? null;
 }
 
+/** GET /v0/projects, the clients' most frequent call: built once (db/prepared.ts). */
+const projectNamesQuery = (db: Conn) => db.selectFrom('projects').select('name').where('scope_key', '=', '?').orderBy('sort_order').orderBy('name');
+
 export async function listProjectNames(db: Conn, scope: Scope): Promise<string[]> {
-  const rows = await db.selectFrom('projects').select('name').where('scope_key', '=', scopeKey(scope)).orderBy('sort_order').orderBy('name').execute();
+  const rows = await runPrepared(db, 'project-names', projectNamesQuery, [scopeKey(scope)]);
   return rows.map((r) => r.name);
 }
 

@@ -115,9 +115,30 @@ export async function revokeAllKeys(
   });
 }
 
-/** The dashboard asks this on every page: the user and their personal balance in one query (prepared once). */
+/**
+ * The dashboard asks this on every page: the user and their personal balance in one query (prepared once),
+ * only the columns basic-info answers (every other column is a row key built for nothing, on every call).
+ */
 const userWithBalanceQuery = (db: Conn) =>
-  db.selectFrom('users as u').leftJoin('billing_accounts as b', 'b.user_id', 'u.id').selectAll('u').select('b.credits_micros').where('u.id', '=', '?');
+  db
+    .selectFrom('users as u')
+    .leftJoin('billing_accounts as b', 'b.user_id', 'u.id')
+    .select([
+      'u.id',
+      'u.first_name',
+      'u.last_name',
+      'u.email',
+      'u.job_title',
+      'u.bio',
+      'u.timezone',
+      'u.phone_number',
+      'u.whatsapp_number',
+      'u.discord_id',
+      'u.account_type',
+      'u.is_admin',
+      'b.credits_micros',
+    ])
+    .where('u.id', '=', '?');
 
 export async function findUserWithBalance(db: Conn, userId: string) {
   const [user] = await runPrepared(db, 'basic-info', userWithBalanceQuery, [userId]);
