@@ -2,7 +2,7 @@ import { PostgresAdapter, sql } from 'kysely';
 import type { Conn, Dialect } from '../../db/connection.ts';
 import { badRequestError, DomainError } from '../../domain-errors.ts';
 import type { ForeignKey } from '../../../shared/projects.ts';
-import { jsonTextAt, locAt, type Sql } from '../logs/json-sql.ts';
+import { jsonTextAt, locAt, sqliteKeyStep, type Sql } from '../logs/json-sql.ts';
 import { contextCondition, deleteRow, replaceRow, rulesOf } from './repository.ts';
 
 // Foreign keys of a context as the platform's clients read them back (logs-api.md §6): each one as given,
@@ -196,7 +196,7 @@ function sqlitePath(steps: Step[]): string {
   let path = '$';
   for (const s of steps) {
     if ('any' in s) break;
-    path += 'key' in s ? `."${s.key.replace(/["\\]/g, (c) => `\\${c}`)}"` : `[${s.index}]`;
+    path += 'key' in s ? sqliteKeyStep(s.key) : `[${s.index}]`;
   }
   return path;
 }

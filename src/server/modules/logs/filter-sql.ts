@@ -51,6 +51,8 @@ const not = (part: Sql): Sql => (neverNull.has(part) ? definite(sql`(not ${part}
 const holds = (expr: Sql): Sql => (neverNull.has(expr) ? expr : definite(sql`coalesce(${expr}, false)`));
 
 const ORDERED: Record<'<' | '<=' | '>' | '>=', Sql> = { '<': sql`<`, '<=': sql`<=`, '>': sql`>`, '>=': sql`>=` };
+/** `5 < x` is `x > 5`. */
+const MIRRORED = { '==': '==', '<': '>', '<=': '>=', '>': '<', '>=': '<=' } as const;
 const ARITH = { '+': sql`+`, '-': sql`-`, '*': sql`*` };
 
 export class FilterCompiler {
@@ -245,6 +247,8 @@ export class FilterCompiler {
   }
 
   private equal(a: Val, b: Val): Sql {
+    const fast = this.numberPredicate(a, '==', b);
+    if (fast) return fast;
     const parts: Sql[] = [];
     if (a.num && b.num) parts.push(holds(sql`${a.num} = ${b.num}`));
     if (a.str && b.str) parts.push(holds(sql`${a.str} = ${b.str}`));
@@ -255,6 +259,8 @@ export class FilterCompiler {
   }
 
   private ordered(a: Val, op: '<' | '<=' | '>' | '>=', b: Val): Sql {
+    const fast = this.numberPredicate(a, op, b);
+    if (fast) return fast;
     const parts: Sql[] = [];
     if (a.num && b.num) parts.push(holds(sql`${a.num} ${ORDERED[op]} ${b.num}`));
     if (a.str && b.str) {
@@ -263,6 +269,26 @@ export class FilterCompiler {
       parts.push(holds(sql`${a.str}${collate} ${ORDERED[op]} ${b.str}${collate}`));
     }
     return or(parts);
+  }
+
+  /**
+   * PostgreSQL, a field (or nested value) compared with a number literal (`score > 0.5`, `0 <= meta.n`): one
+   * strict-mode jsonpath predicate, which reads the number where it lies in the jsonb. The general form
+   * extracts the value twice (its type, then its cast to numeric): over 100 000 logs ~70 ms against ~25 ms
+   * for a scan that only counts them, where the predicate is ~27 ms. Same meaning: only a number compares with
+   * a number, and a missing field, another kind, or a step into something that is not an object or list is
+   * unknown in strict mode (errors silenced), which compares as false. The path is built from the field's
+   * names as JSON strings (escaped as jsonpath reads them) and bound as a parameter, like the number.
+   */
+  private numberPredicate(a: Val, op: '==' | '<' | '<=' | '>' | '>=', b: Val): Sql | undefined {
+    if (this.dialect !== 'postgres') return undefined;
+    const flipped = !a.path;
+    const [field, number] = flipped ? [b, a.literal?.value] : [a, b.literal?.value];
+    if (!field.path || !field.source || typeof number !== 'number' || !Number.isFinite(number)) return undefined;
+    if (field.path.some((step) => typeof step === 'number' && step < 0)) return undefined;
+    const steps = field.path.map((step) => (typeof step === 'number' ? `[${step}]` : `.${JSON.stringify(step)}`)).join('');
+    const path = `strict $${steps} ${flipped ? MIRRORED[op] : op} $n`;
+    return definite(sql`coalesce(jsonb_path_match(cast(${field.source} as jsonb), cast(${path} as jsonpath), cast(${JSON.stringify({ n: number })} as jsonb), true), false)`);
   }
 
   /** `a in b`: literal list membership, substring of a string, element of a list, key of a dict. */

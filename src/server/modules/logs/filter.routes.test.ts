@@ -127,6 +127,45 @@ describe('GET /v0/logs filter', () => {
     expect((await read({ return_ids_only: 'True' })).json()).toHaveLength(5);
   });
 
+  it('compares numbers only with numbers, whatever else a field or the path to it holds', async () => {
+    // On PostgreSQL a field against a number literal is a jsonpath predicate (filter-sql.ts): a list of numbers,
+    // a boolean, a numeric string, a missing or non-object step must compare as false there too.
+    const odd = [
+      { v: [1, 0.7], m: { n: 2, deep: [0.1, 0.9] }, "a\\b c'": 1, explicit_types: { v: { type: 'Any' }, m: { type: 'Any' } } },
+      { v: true, m: [2], "a\\b c'": 0 },
+      { v: '0.7', m: 'n' },
+      { v: 0.7, m: { n: 5.0, deep: [3] } },
+      { v: 12345678901234567890, m: { n: -1 } },
+    ];
+    const created = await t.request('POST', '/v0/logs', { key, json: { project_name: 'demo', context: 'odd', entries: odd } });
+    expect(created.statusCode, created.body).toBe(200);
+    expect(created.json().failed ?? [], created.body).toEqual([]);
+    const oddIds: number[] = created.json().log_event_ids;
+    const cases: [string, number[]][] = [
+      ['v > 0.5', [3, 4]],
+      ['0.5 < v', [3, 4]],
+      ['v >= 0.7', [3, 4]],
+      ['v <= 0.7', [3]],
+      ['v == 0.7', [3]],
+      ['v != 0.7', [0, 1, 2, 4]],
+      ['v > 12345678901234567000', []],
+      ['m.n >= 2', [0, 3]],
+      ['5 == m.n', [3]],
+      ["m['n'] < 0", [4]],
+      ['m.deep[1] > 0.5', [0]],
+      ['m.deep[0] > 0.5', [3]],
+      ['m.deep[-1] > 0.5', [0, 3]],
+      ['m[0] == 2', [1]],
+      ["`a\\\\b c'` > 0", [0]],
+      ['not (v > 0.5)', [0, 1, 2]],
+    ];
+    for (const [filter, expected] of cases) {
+      const res = await t.request('GET', `/v0/logs?${new URLSearchParams({ project_name: 'demo', context: 'odd', filter, return_ids_only: 'True' })}`, { key });
+      expect(res.statusCode, `${filter}: ${res.body}`).toBe(200);
+      expect(res.json(), filter).toEqual(expected.map((i) => oddIds[i]).sort((a, b) => b - a));
+    }
+  });
+
   it('sorts by fields and expressions, then newest first', async () => {
     const sorted = async (sorting: unknown) => (await read({ sorting: JSON.stringify(sorting), return_ids_only: 'True' })).json();
     // Numbers first in order, then strings, then logs without the value.

@@ -9,7 +9,7 @@ import { createContext, findContext, insertRows, rulesOf } from '../contexts/rep
 import { projectInScopeOr404 } from '../projects/service.ts';
 import { FieldSchema } from './field-schema.ts';
 import { FilterCompiler } from './filter-sql.ts';
-import type { Sql } from './json-sql.ts';
+import { sqliteKeyStep, type Sql } from './json-sql.ts';
 import { nest, reduceKey } from './metrics.ts';
 import { evaluationError, sortTerms } from './reads.ts';
 import { saveFields } from './repository.ts';
@@ -66,7 +66,7 @@ function outputColumns(columns: JoinQuery['columns'], fieldsA: string[], fieldsB
 
 /** JSON text of the value at one top-level field of a JSON text column; NULL when missing. */
 function fieldJson(dialect: Dialect, entries: Sql, field: string): Sql {
-  if (dialect === 'sqlite') return sql`(${entries} -> ${`$."${field}"`})`;
+  if (dialect === 'sqlite') return sql`(${entries} -> ${`$${sqliteKeyStep(field)}`})`;
   return sql`(cast(${entries} as jsonb) -> cast(${field} as text))`;
 }
 

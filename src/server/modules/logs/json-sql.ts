@@ -14,9 +14,18 @@ export type PathStep = string | number;
 export const TRUE: Sql = sql`true`;
 export const FALSE: Sql = sql`false`;
 
-/** SQLite's JSON path for static steps: `$."meta"."user"[0]`; labels are quoted, so `.` or spaces in a name are literal. */
+/**
+ * One key step of a SQLite JSON path, quoted so that `.` or spaces in a name are literal. SQLite reads escapes
+ * in a quoted label as JSON does: a backslash in a name must be escaped (`a\b` was read as a\u0008 and
+ * matched nothing), and so are control characters.
+ */
+export function sqliteKeyStep(name: string): string {
+  return `.${JSON.stringify(name)}`;
+}
+
+/** SQLite's JSON path for static steps: `$."meta"."user"[0]`. */
 function sqlitePath(steps: PathStep[]): string {
-  return `$${steps.map((s) => (typeof s === 'number' ? (s < 0 ? `[#${s}]` : `[${s}]`) : `."${s}"`)).join('')}`;
+  return `$${steps.map((s) => (typeof s === 'number' ? (s < 0 ? `[#${s}]` : `[${s}]`) : sqliteKeyStep(s))).join('')}`;
 }
 
 /** The value at `steps` inside the JSON text column `entries`. */

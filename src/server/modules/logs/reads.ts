@@ -4,6 +4,7 @@ import type { LogsQuery } from '../../../shared/logs.ts';
 import type { Scope } from '../../auth/principal.ts';
 import type { Conn, Dialect } from '../../db/connection.ts';
 import { badRequestError } from '../../domain-errors.ts';
+import { RawJson } from '../../http/raw-json.ts';
 import { FilterSyntaxError, parseFilter } from '../../../shared/logs-filter/index.ts';
 import { projectInScopeOr404 } from '../projects/service.ts';
 import { FilterCompiler } from './filter-sql.ts';
@@ -75,6 +76,15 @@ export function evaluationError(error: unknown): unknown {
   return error;
 }
 
+/**
+ * The answer of a plain read, each log's entries as stored (JSON text the server wrote, valid by construction)
+ * instead of parsed and serialized again: of a 1 000-log page's ~15–20 ms of server time, most was that.
+ */
+function asStored(rows: { id: number; entries: string; created_at: string }[], count: number): RawJson {
+  const logs = rows.map((r) => `{"id":${r.id},"ts":${JSON.stringify(r.created_at)},"entries":${r.entries},"derived_entries":{}}`);
+  return new RawJson(`{"logs":[${logs.join(',')}],"count":${count}}`);
+}
+
 export async function readLogs(db: Conn, dialect: Dialect, scope: Scope, query: Query) {
   if (query.from_ids?.length && query.exclude_ids?.length) throw badRequestError('Give from_ids or exclude_ids, not both.');
   if (query.from_fields?.length && query.exclude_fields?.length) throw badRequestError('Give from_fields or exclude_fields, not both.');
@@ -119,6 +129,7 @@ export async function readLogs(db: Conn, dialect: Dialect, scope: Scope, query: 
   const limit = query.value_limit;
   // Derived columns (POST /v0/logs/derived) are stored with the entries and answered under derived_entries.
   const derived = await derivedOf(db, context.id);
+  if (!keep && drop.size === 0 && limit === undefined && derived.size === 0 && !query.group_by?.length) return asStored(page.rows, page.count);
   const rows: Row[] = page.rows.map((r) => {
     // fromEntries defines own properties: a field named __proto__ stays a field.
     const kept = Object.entries(JSON.parse(r.entries) as Record<string, unknown>)
