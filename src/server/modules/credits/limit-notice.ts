@@ -1,4 +1,5 @@
-import type { Conn } from '../../db/connection.ts';
+import { sql } from 'kysely';
+import type { Conn, Dialect } from '../../db/connection.ts';
 import { enqueueMail } from '../../mail/outbox.ts';
 import { workspacePath } from '../../../shared/pages.ts';
 import { SYSTEM_ROLES } from '../../../shared/roles.ts';
@@ -59,12 +60,15 @@ function limitReachedMail(publicUrl: string, workspace: Workspace, organizationN
 
 /**
  * Queues the e-mail to each billing manager of the workspace who has not had one today (UTC), in the
- * caller's transaction. Returns how many were queued.
+ * caller's transaction. Returns how many were queued. Reports that arrive together are taken one at a time
+ * per workspace: on PostgreSQL two transactions could both find no mail yet and both queue one (seen with
+ * 24 reports at once: 4 mails); SQLite's write lock already orders them.
  */
-export async function mailLimitReached(tx: Conn, publicUrl: string, workspace: Workspace, notice: unknown, now: Date): Promise<number> {
+export async function mailLimitReached(tx: Conn, dialect: Dialect, publicUrl: string, workspace: Workspace, notice: unknown, now: Date): Promise<number> {
+  const scope = workspace.organizationId === null ? `user:${workspace.userId}` : `organization:${workspace.organizationId}`;
+  if (dialect === 'postgres') await sql`select pg_advisory_xact_lock(hashtextextended(${`spending-limit:${scope}`}, 0))`.execute(tx);
   const { emails, organizationName } = await billingManagers(tx, workspace);
   const day = now.toISOString().slice(0, 10);
-  const scope = workspace.organizationId === null ? `user:${workspace.userId}` : `organization:${workspace.organizationId}`;
   let queued = 0;
   for (const email of emails) {
     const reference = `spending-limit:${scope}:${day}:${email}`;

@@ -53,7 +53,7 @@ export function creditsRoutes(app: FastifyInstance): void {
       const now = deps.now();
       const workspace = scopeOf(principal);
       await recordAudit(tx, { workspace, actor: { userId: principal.userId, keyId: principal.keyId }, action: 'spending_limit.reached', detail: body, at: now });
-      await mailLimitReached(tx, deps.config.publicUrl, workspace, body, now);
+      await mailLimitReached(tx, deps.dialect, deps.config.publicUrl, workspace, body, now);
       return { info: SPENDING_NOTICE_RECORDED };
     }),
   );

@@ -214,6 +214,15 @@ describe('POST /v0/user/spending-limit-reached', () => {
     expect(await mails()).toHaveLength(2);
   });
 
+  it('e-mails once however many reports arrive at the same moment', async () => {
+    const t = await makeTestApp();
+    const u = await t.user({ email: 'payer@example.com' });
+    const answers = await Promise.all(Array.from({ length: 24 }, (_, i) => t.request('POST', '/v0/user/spending-limit-reached', { key: u.apiKey, json: { spent: i } })));
+    expect(answers.map((a) => a.statusCode)).toEqual(Array(24).fill(200));
+    expect(await t.db.selectFrom('mail_outbox').select('to_address').execute()).toEqual([{ to_address: 'payer@example.com' }]);
+    expect((await get(t, u.apiKey, '/v0/user/audit?action=spending_limit.reached')).json().events).toHaveLength(24);
+  });
+
   it('e-mails an organization’s Owner and Admins, not its Members and Viewers', async () => {
     const t = await makeTestApp();
     const owner = await t.user({ email: 'owner@example.com' });
