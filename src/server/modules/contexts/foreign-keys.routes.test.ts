@@ -279,6 +279,39 @@ describe('context foreign keys', () => {
     expect((await read('orders')).get(o2!)).toEqual({ user_id: 2 });
   });
 
+  it("values a key's action replaces are updates of their own context: its referrers' on_update follows, or refuses", async () => {
+    const t = await makeTestApp();
+    const { call, create, log, read, del } = await setup(t);
+    await create('users');
+    const [ann] = await log('users', [{ user_id: 1 }]);
+    await create('orders', [{ name: 'user_id', references: 'users.user_id', on_update: 'CASCADE', on_delete: 'SET NULL' }]);
+    await create('invoices', [{ name: 'buyer', references: 'orders.user_id', on_update: 'CASCADE' }]);
+    await create('refunds', [{ name: 'buyer', references: 'invoices.buyer', on_update: 'SET NULL' }]);
+    const [o] = await log('orders', [{ user_id: 1 }]);
+    const [i] = await log('invoices', [{ buyer: 1 }]);
+    const [r] = await log('refunds', [{ buyer: 1 }]);
+    // users 1 → 10 cascades into orders, whose change cascades into invoices, whose change clears refunds.
+    const put = await call('PUT', '/v0/logs', { logs: [ann], entries: { user_id: 10 }, overwrite: true });
+    expect(put.statusCode, put.body).toBe(200);
+    expect((await read('orders')).get(o!)).toEqual({ user_id: 10 });
+    expect((await read('invoices')).get(i!)).toEqual({ buyer: 10 });
+    expect((await read('refunds')).get(r!)).toEqual({ buyer: null });
+    // A delete's SET NULL is an update of orders: invoices' on_update applies (CASCADE: null too).
+    expect((await del('users', [ann!])).statusCode).toBe(200);
+    expect((await read('orders')).get(o!)).toEqual({ user_id: null });
+    expect((await read('invoices')).get(i!)).toEqual({ buyer: null });
+    // And a referrer down the chain that refuses stops the whole change.
+    const [bob] = await log('users', [{ user_id: 2 }]);
+    const [o2] = await log('orders', [{ user_id: 2 }]);
+    await create('audit', [{ name: 'order_user', references: 'orders.user_id' }]);
+    await log('audit', [{ order_user: 2 }]);
+    const refused = await call('PUT', '/v0/logs', { logs: [bob], entries: { user_id: 20 }, overwrite: true });
+    expect(refused.statusCode, refused.body).toBe(400);
+    expect(refused.json().detail).toContain("context 'audit'");
+    expect((await read('users')).get(bob!)).toEqual({ user_id: 2 });
+    expect((await read('orders')).get(o2!)).toEqual({ user_id: 2 });
+  });
+
   it('renaming a context renames the keys naming it (a nested name, a context naming itself); keys naming its children keep their names', async () => {
     const t = await makeTestApp();
     const { call, create, write, log, read, del, users } = await referenced(t);

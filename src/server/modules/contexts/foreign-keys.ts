@@ -372,10 +372,11 @@ export function withDeleteActions<T>(tx: Conn, projectId: number, leaving: Leavi
  * Runs `update` (which changes logs of the contexts in `leaving`, by id) and then applies the `on_update`
  * action of every foreign key that references a value no log of its context holds any more: CASCADE writes
  * the value the updated log holds now (a value changed to several different ones is refused), SET NULL /
- * SET DEFAULT and the refusals as for deletes. Not recursive: the referencing logs' own referrers are not followed.
+ * SET DEFAULT and the refusals as for deletes. The values an action replaces are themselves an update of the
+ * referencing logs, whose own referrers' `on_update` follows in turn (as SQL's referential actions chain).
  */
-export function withUpdateActions<T>(tx: Conn, projectId: number, leaving: Leaving[], update: () => Promise<T>): Promise<T> {
-  return withReferentialActions(tx, projectId, leaving, update, 'update', 0);
+export function withUpdateActions<T>(tx: Conn, projectId: number, leaving: Leaving[], update: () => Promise<T>, depth = 0): Promise<T> {
+  return withReferentialActions(tx, projectId, leaving, update, 'update', depth);
 }
 
 /** The value of `column` of each of the logs `ids` (scalars only), by id. */
@@ -544,6 +545,15 @@ async function applyActions(tx: Conn, projectId: number, items: Orphaned[], even
       replaced.set(h.id, replaceAt(replaced.get(h.id) ?? h.entries, o.fk.steps, keys, by) as Record<string, unknown>);
     }
   }
+  if (replaced.size === 0) return;
   const now = new Date();
-  for (const [id, entries] of replaced) await replaceRow(tx, rules, id, entries, now);
+  await withUpdateActions(
+    tx,
+    projectId,
+    [{ context: { id: referrerId, name: current.name }, ids: [...replaced.keys()].sort((a, b) => a - b) }],
+    async () => {
+      for (const [id, entries] of replaced) await replaceRow(tx, rules, id, entries, now);
+    },
+    depth + 1,
+  );
 }
