@@ -312,6 +312,36 @@ describe('context foreign keys', () => {
     expect((await read('orders')).get(o2!)).toEqual({ user_id: 2 });
   });
 
+  it('POST /v0/logs/derived writing over a referenced field applies on_update', async () => {
+    const t = await makeTestApp();
+    const { call, create, log, read } = await setup(t);
+    await create('users');
+    const [ann, bob] = await log('users', [
+      { uid: 1, code: 1 },
+      { uid: 2, code: 2 },
+    ]);
+    await create('orders', [{ name: 'user_code', references: 'users.code', on_update: 'CASCADE' }]);
+    const [o] = await log('orders', [{ user_code: 1 }]);
+    const derive = (equation: string) =>
+      call('POST', '/v0/logs/derived', { project_name: 'demo', context: 'users', key: 'code', equation, referenced_logs: { log: [ann, bob] } });
+    // A derived column is answered under derived_entries.
+    const codes = async () => {
+      const res = await call('GET', `/v0/logs?${new URLSearchParams({ project_name: 'demo', context: 'users' })}`);
+      return new Map((res.json().logs as { id: number; derived_entries: { code?: number } }[]).map((l) => [l.id, l.derived_entries.code]));
+    };
+    const res = await derive('{log:uid} * 100');
+    expect(res.statusCode, res.body).toBe(200);
+    expect((await codes()).get(ann!)).toBe(100);
+    expect((await read('orders')).get(o!)).toEqual({ user_code: 100 });
+    // A key that refuses (unset: NO ACTION) refuses the derived column, and nothing is written.
+    await create('audit', [{ name: 'code', references: 'users.code' }]);
+    await log('audit', [{ code: 200 }]);
+    const refused = await derive('{log:uid} * 1000');
+    expect(refused.statusCode, refused.body).toBe(400);
+    expect(refused.json().detail).toContain("context 'audit'");
+    expect((await codes()).get(bob!)).toBe(200);
+  });
+
   it('renaming a context renames the keys naming it (a nested name, a context naming itself); keys naming its children keep their names', async () => {
     const t = await makeTestApp();
     const { call, create, write, log, read, del, users } = await referenced(t);

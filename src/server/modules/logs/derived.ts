@@ -6,13 +6,14 @@ import type { Scope } from '../../auth/principal.ts';
 import type { Conn, Dialect } from '../../db/connection.ts';
 import { scopeKey } from '../../db/scope.ts';
 import { badRequestError, DomainError, notFoundError } from '../../domain-errors.ts';
+import { withUpdateActions } from '../contexts/foreign-keys.ts';
 import { replaceRow, rulesOf } from '../contexts/repository.ts';
 import { projectInScopeOr404 } from '../projects/service.ts';
 import { FieldSchema } from './field-schema.ts';
 import { FilterCompiler } from './filter-sql.ts';
 import type { Sql } from './json-sql.ts';
 import { evaluationError } from './reads.ts';
-import { contextById, fieldsOf, logsByIds, saveFields } from './repository.ts';
+import { contextById, fieldsOf, logsByIds, otherContextsOf, saveFields } from './repository.ts';
 import { selectionOf } from './selection.ts';
 import { filterError, parseOr422 } from './service.ts';
 
@@ -157,7 +158,11 @@ export async function createDerived(db: Conn, dialect: Dialect, scope: Scope, bo
   const derived = body.derived !== false;
   try {
     return await db.transaction().execute(async (tx) => {
-      const written = await store(tx, body.key, values, now);
+      // Writing the key over existing values changes them in every context of those logs (the entries are
+      // shared): foreign keys referencing it there take their on_update action (foreign-keys.ts).
+      const ids = values.map((v) => v.id);
+      const leaving = ids.length ? (await otherContextsOf(tx, ids)).map((context) => ({ context, ids })) : [];
+      const written = await withUpdateActions(tx, project.id, leaving, () => store(tx, body.key, values, now));
       if (derived) {
         const contexts = [
           ...new Set(

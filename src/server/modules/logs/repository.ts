@@ -105,15 +105,18 @@ export async function copyFieldDefinition(tx: Conn, contextId: number, from: str
   }
 }
 
-/** Contexts other than `except` that hold any of the logs, as their home or as a member (a field rename or delete reaches them). */
-export async function otherContextsOf(tx: Conn, rowIds: number[], except: number) {
+/**
+ * Contexts (other than `except`, when given) that hold any of the logs, as their home or as a member (a field
+ * rename or delete, or a derived column written over a field, reaches them).
+ */
+export async function otherContextsOf(tx: Conn, rowIds: number[], except?: number) {
   const found = new Map<number, Awaited<ReturnType<typeof contextById>>>();
   for (let i = 0; i < rowIds.length; i += 500) {
     const chunk = rowIds.slice(i, i + 500);
     const rows = await tx
       .selectFrom('contexts as c')
       .selectAll('c')
-      .where('c.id', '<>', except)
+      .where('c.id', '<>', except ?? 0)
       .where((eb) =>
         eb.or([
           eb('c.id', 'in', eb.selectFrom('context_rows').select('context_id').where('id', 'in', chunk)),
