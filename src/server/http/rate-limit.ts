@@ -86,8 +86,20 @@ export function createRateLimiter(deps: Deps): RateLimiter {
     key: { limit: perKey, windowSeconds, what: 'for this API key', headers: true, opaque: true },
     session: { limit: perKey, windowSeconds, what: 'for this session', headers: true, opaque: true },
     ip: { limit: perIp, windowSeconds, what: 'for requests without a valid API key from this address', headers: true, opaque: false },
-    'sign-in-link-address': { limit: SIGN_IN_LINKS_PER_ADDRESS_PER_HOUR, windowSeconds: HOUR_SECONDS, what: 'for sign-in links to this e-mail address', headers: false, opaque: false },
-    'sign-in-link-client': { limit: SIGN_IN_LINKS_PER_CLIENT_PER_HOUR, windowSeconds: HOUR_SECONDS, what: 'for sign-in links asked from this address', headers: false, opaque: false },
+    'sign-in-link-address': {
+      limit: SIGN_IN_LINKS_PER_ADDRESS_PER_HOUR,
+      windowSeconds: HOUR_SECONDS,
+      what: 'for sign-in links to this e-mail address',
+      headers: false,
+      opaque: false,
+    },
+    'sign-in-link-client': {
+      limit: SIGN_IN_LINKS_PER_CLIENT_PER_HOUR,
+      windowSeconds: HOUR_SECONDS,
+      what: 'for sign-in links asked from this address',
+      headers: false,
+      opaque: false,
+    },
   };
   // The same for every answer under a policy: built once.
   const policyHeaders = new Map(Object.entries(rules).map(([policy, rule]) => [policy, `"per-${policy}";q=${rule.limit};w=${rule.windowSeconds}`]));

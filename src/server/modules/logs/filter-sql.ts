@@ -288,7 +288,9 @@ export class FilterCompiler {
     if (field.path.some((step) => typeof step === 'number' && step < 0)) return undefined;
     const steps = field.path.map((step) => (typeof step === 'number' ? `[${step}]` : `.${JSON.stringify(step)}`)).join('');
     const path = `strict $${steps} ${flipped ? MIRRORED[op] : op} $n`;
-    return definite(sql`coalesce(jsonb_path_match(cast(${field.source} as jsonb), cast(${path} as jsonpath), cast(${JSON.stringify({ n: number })} as jsonb), true), false)`);
+    return definite(
+      sql`coalesce(jsonb_path_match(cast(${field.source} as jsonb), cast(${path} as jsonpath), cast(${JSON.stringify({ n: number })} as jsonb), true), false)`,
+    );
   }
 
   /** `a in b`: literal list membership, substring of a string, element of a list, key of a dict. */

@@ -44,10 +44,13 @@ export function locAt(dialect: Dialect, entries: Sql, steps: PathStep[]): JsonLo
  * per field over 100 000 logs).
  */
 function pgPath(entries: Sql, steps: PathStep[], asText = false): Sql {
-  const walk = steps.reduce<Sql>((at, step, i) => {
-    const arrow = asText && i === steps.length - 1 ? sql`->>` : sql`->`;
-    return typeof step === 'number' ? sql`${at} ${arrow} cast(${step} as integer)` : sql`${at} ${arrow} cast(${step} as text)`;
-  }, sql`cast(${entries} as jsonb)`);
+  const walk = steps.reduce<Sql>(
+    (at, step, i) => {
+      const arrow = asText && i === steps.length - 1 ? sql`->>` : sql`->`;
+      return typeof step === 'number' ? sql`${at} ${arrow} cast(${step} as integer)` : sql`${at} ${arrow} cast(${step} as text)`;
+    },
+    sql`cast(${entries} as jsonb)`,
+  );
   return sql`(${walk})`;
 }
 
