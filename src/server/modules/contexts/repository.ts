@@ -246,8 +246,15 @@ export function inContext(contextId: number, alias = 'r') {
  * to ~70 ms on SQLite), so contexts without members keep the plans they had.
  */
 export async function contextCondition(db: Conn, contextId: number, alias = 'r') {
+  return (await contextSelection(db, contextId, alias)).condition;
+}
+
+/** contextCondition, and whether it is the plain home-row condition (the context has no member logs). */
+export async function contextSelection(db: Conn, contextId: number, alias = 'r') {
   const member = await db.selectFrom('context_log_members').select('row_id').where('context_id', '=', contextId).limit(1).executeTakeFirst();
-  return member ? inContext(contextId, alias) : sql<boolean>`${sql.ref(`${alias}.context_id`)} = ${contextId}`;
+  return member
+    ? { condition: inContext(contextId, alias), homeRowsOnly: false }
+    : { condition: sql<boolean>`${sql.ref(`${alias}.context_id`)} = ${contextId}`, homeRowsOnly: true };
 }
 
 /** The ids among `ids` already in the context (home or member). */

@@ -11,7 +11,7 @@ import { FilterCompiler } from './filter-sql.ts';
 import { hasKeyOutside, type Sql } from './json-sql.ts';
 import { derivedOf } from './derived.ts';
 import { flatGroups, nestedGroups, type Row } from './groups.ts';
-import { queryLogs, rowEntries } from './repository.ts';
+import { queryLogs, rowEntries, type LeadKey } from './repository.ts';
 import { contextForRead, filterError, parseOr422 } from './service.ts';
 
 // GET /v0/logs (logs-api.md §4.4): filter, sort and page in SQL; shape the rows in JavaScript.
@@ -28,8 +28,18 @@ type Query = z.output<typeof LogsQuery>;
  * `{"field or expression": "ascending" | "descending"}`, in priority order. With `idColumn`, the key
  * `log_id` is the log's id (the hosted platform's pseudo-field, logs-api.md §11.2), not an entry.
  */
-/** `from`: where sort keys computed once per row go (FilterCompiler.orderByOnce), for a query that joins them. */
-export function sortTerms(compiler: FilterCompiler, text: string | undefined, loc: string[] = ['query', 'sorting'], idColumn?: Sql, from?: Sql[]): Sql[] {
+/**
+ * `from`: where sort keys computed once per row go (FilterCompiler.orderByOnce), for a query that joins them;
+ * `lead` then learns the first key's numeric value and direction (queryLogs' choice of scan).
+ */
+export function sortTerms(
+  compiler: FilterCompiler,
+  text: string | undefined,
+  loc: string[] = ['query', 'sorting'],
+  idColumn?: Sql,
+  from?: Sql[],
+  lead?: { key?: LeadKey },
+): Sql[] {
   if (text === undefined || text.trim() === '') return [];
   let parsed: unknown;
   try {
@@ -38,7 +48,7 @@ export function sortTerms(compiler: FilterCompiler, text: string | undefined, lo
     throw badRequestError('sorting must be a JSON object such as {"score": "descending"}.');
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw badRequestError('sorting must be a JSON object such as {"score": "descending"}.');
-  return Object.entries(parsed).flatMap(([key, direction]) => {
+  return Object.entries(parsed).flatMap(([key, direction], index) => {
     const dir = typeof direction === 'string' ? direction.toLowerCase() : '';
     if (!['ascending', 'descending', 'asc', 'desc'].includes(dir)) throw badRequestError(`sorting: the direction of "${key}" must be "ascending" or "descending".`);
     if (idColumn && key.trim() === 'log_id') return [dir.startsWith('desc') ? sql`${idColumn} desc` : sql`${idColumn} asc`];
@@ -51,7 +61,11 @@ export function sortTerms(compiler: FilterCompiler, text: string | undefined, lo
     }
     if (!node) throw badRequestError('sorting: a key must not be empty.');
     try {
-      return from ? compiler.orderByOnce(node, dir.startsWith('desc'), from) : compiler.orderBy(node, dir.startsWith('desc'));
+      const descending = dir.startsWith('desc');
+      if (!from) return compiler.orderBy(node, descending);
+      const { terms, num, str } = compiler.orderByOnce(node, descending, from);
+      if (index === 0 && lead && (num || str)) lead.key = { num, str, descending };
+      return terms;
     } catch (error) {
       if (error instanceof FilterSyntaxError) throw filterError(error, [...loc, key]);
       throw error;
@@ -95,6 +109,7 @@ export async function readLogs(db: Conn, dialect: Dialect, scope: Scope, query: 
   const where: Sql[] = [];
   let order: Sql[];
   const sortKeys: Sql[] = [];
+  const lead: { key?: LeadKey } = {};
   try {
     if (filter) where.push(compiler.where(filter));
     if (query.from_fields?.length)
@@ -104,7 +119,7 @@ export async function readLogs(db: Conn, dialect: Dialect, scope: Scope, query: 
           sql` or `,
         )})`,
       );
-    order = sortTerms(compiler, query.sorting, undefined, sql`r.id`, sortKeys);
+    order = sortTerms(compiler, query.sorting, undefined, sql`r.id`, sortKeys, lead);
   } catch (error) {
     if (error instanceof FilterSyntaxError) throw filterError(error, ['query', which]);
     throw error;
@@ -117,7 +132,7 @@ export async function readLogs(db: Conn, dialect: Dialect, scope: Scope, query: 
   if (!context) return query.return_ids_only ? [] : { logs: [], count: 0 };
   const page = await queryLogs(
     db,
-    { contextId: context.id, where, order, sortKeys, limit: query.limit ?? MAX_UNPAGED_LOGS, offset: query.offset ?? 0 },
+    { contextId: context.id, where, order, sortKeys, leadKey: lead.key, limit: query.limit ?? MAX_UNPAGED_LOGS, offset: query.offset ?? 0 },
     !!query.return_ids_only,
   ).catch((error: unknown) => {
     throw evaluationError(error);

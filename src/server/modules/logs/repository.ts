@@ -5,7 +5,7 @@ import { logsEpochOf, type Conn, type Dialect } from '../../db/connection.ts';
 import { EpochCache } from '../../db/epoch-cache.ts';
 import type { WriteEpoch } from '../../db/write-epoch.ts';
 import type { Sql } from './json-sql.ts';
-import { contextCondition } from '../contexts/repository.ts';
+import { contextCondition, contextSelection } from '../contexts/repository.ts';
 
 // SQL of the logs API. Logs are the rows of their context (context_rows); field definitions live in
 // context_fields. Filters arrive here already compiled (filter-sql.ts) into bound-parameter SQL.
@@ -235,6 +235,8 @@ export interface LogQuery {
   order: Sql[];
   /** Joined after the row source, for the order's terms (FilterCompiler.orderByOnce). */
   sortKeys?: Sql[];
+  /** The first sort key's numeric value (over sortKeys) and direction, when it has one (PostgreSQL). */
+  leadKey?: LeadKey;
   limit: number;
   offset: number;
 }
@@ -250,21 +252,57 @@ export const rowEntries = (): Sql => sql.ref('r.entries_jsonb');
  * match in all. Logs without fields are never returned.
  */
 export async function queryLogs(db: Conn, query: LogQuery, idsOnly: boolean) {
-  const conditions = sql.join([await contextCondition(db, query.contextId), sql`r.entries <> '{}'`, ...query.where], sql` and `);
+  const context = await contextSelection(db, query.contextId);
+  const conditions = sql.join([context.condition, sql`r.entries <> '{}'`, ...query.where], sql` and `);
   const order = sql.join([...query.order, sql`r.id desc`]);
   const columns = idsOnly ? sql`r.id` : sql`r.id, r.entries, r.created_at`;
+  const keys = query.sortKeys?.length ? sql.join(query.sortKeys, sql` `) : sql``;
+  const newestFirst = query.leadKey && context.homeRowsOnly && (await newerLogsSortFirst(db, context.condition, keys, query.leadKey));
+  const source = newestFirst
+    ? sql`(select r.* from context_rows as r where ${conditions} order by r.id desc offset 0) as r ${keys}`
+    : sql`context_rows as r ${keys} where ${conditions}`;
   const page = await sql<{
     id: number;
     entries: string;
     created_at: string;
-  }>`select ${columns} from context_rows as r ${query.sortKeys?.length ? sql.join(query.sortKeys, sql` `) : sql``} where ${conditions} order by ${order} limit ${query.limit} offset ${query.offset}`.execute(
-    db,
-  );
+  }>`select ${columns} from ${source} order by ${order} limit ${query.limit} offset ${query.offset}`.execute(db);
   const rows = page.rows.map((r) => ({ ...r, id: Number(r.id) }));
   // A page that is not full ends the matches: the count is known without counting (unless the offset was past them).
   const ended = rows.length < query.limit && (rows.length > 0 || query.offset === 0);
   const count = idsOnly ? rows.length : ended ? query.offset + rows.length : await countLogs(db, conditions);
   return { rows, count };
+}
+
+export interface LeadKey {
+  /** The key's value as a number and as a string (NULL when it is not one), over the query's sort keys. */
+  num?: Sql;
+  str?: Sql;
+  descending: boolean;
+}
+
+/**
+ * Whether the context's newest log sorts before its oldest by the first sort key (a number, or a string such
+ * as an ISO time). A sorted page is a top-N sort over every match, and each match that beats the worst of
+ * the N kept so far costs a heap update: handed the matches in the key's own order (a key that grows with
+ * the logs, such as a step or a time, read newest first for a descending sort), almost none do. Over 33 000
+ * matches of 100 000 logs, by `n` descending where n grows with the logs, on PostgreSQL: 81 ms in the
+ * table's order, 68 ms newest first through the (context_id, id) index. The index walk costs ~3 ms more
+ * than a sequential scan when the key does not follow the logs and ~20 ms more when it runs against them:
+ * hence this look at two logs first.
+ */
+export async function newerLogsSortFirst(db: Conn, condition: Sql, keys: Sql, lead: LeadKey): Promise<boolean> {
+  const at = (end: Sql) =>
+    sql`(select ${lead.num ?? sql`null::numeric`} as num, ${lead.str ?? sql`null::text`} as str from context_rows as r ${keys} where ${condition} and r.entries <> '{}' order by r.id ${end} limit 1)`;
+  const op = lead.descending ? sql`>` : sql`<`;
+  const row = (
+    await sql<{
+      by_num: boolean | null;
+      by_str: boolean | null;
+    }>`select newest.num ${op} oldest.num as by_num, newest.str collate "C" ${op} oldest.str as by_str from ${at(sql`desc`)} as newest, ${at(sql`asc`)} as oldest`.execute(
+      db,
+    )
+  ).rows[0];
+  return (row?.by_num ?? row?.by_str) === true;
 }
 
 const countCaches = new WeakMap<WriteEpoch, EpochCache<number>>();
