@@ -100,8 +100,11 @@ export async function createLogs(db: Conn, dialect: Dialect, scope: Scope, body:
   }
   // A refused request changes nothing: the context is created in the transaction that writes the logs.
   if (batch.length > 0 && accepted.length === 0) throw badRequestError(failed[0]!.error);
+  // The context the last write used: its rules name the keys and counters of the answer.
+  let used: ContextRow | undefined;
   const write = async (tx: Conn, group: Accepted[]) => {
     const context = await contextForWrite(tx, project.id, body.context, now);
+    used = context;
     const ids = await insertWithFields(tx, rulesOf(context), group, now);
     // Derived columns of the context (POST /v0/logs/derived), computed for the new logs when asked.
     if (body.recompute_derived) await recomputeDerived(tx, dialect, context.id, ids, now);
@@ -128,7 +131,8 @@ export async function createLogs(db: Conn, dialect: Dialect, scope: Scope, body:
       throw asBadRequest(error);
     }
   }
-  const context = await contextForWrite(db, project.id, body.context, now);
+  // No write ran (on_duplicate skip with no entries): the request still creates the context.
+  const context = used ?? (await contextForWrite(db, project.id, body.context, now));
   return { info: 'Logs created successfully!', log_event_ids: ids, ...(await keysOf(db, rulesOf(context), ids)), ...(failed.length ? { failed } : {}) };
 }
 
