@@ -57,7 +57,7 @@ const ARITH = { '+': sql`+`, '-': sql`-`, '*': sql`*` };
 
 export class FilterCompiler {
   constructor(
-    private readonly dialect: Dialect,
+    readonly dialect: Dialect,
     /** The entries column (JSON text) of the row being filtered. */
     private readonly entries: Sql,
     /**

@@ -106,18 +106,23 @@ export async function reduceKey(
     if (groups.length === 0 && rows.length === 0) rows.push({ groups: [], value: null });
     return rows;
   }
-  const expression: Record<Exclude<Metric, 'median' | 'mode'>, Sql> = {
-    count: sql`count(*)`,
-    sum: sql`sum(${value})`,
-    mean: sql`avg(${value})`,
-    min: sql`min(${value})`,
-    max: sql`max(${value})`,
-    // * 1.0: SQLite divides integers as integers.
-    var: sql`(sum(${value} * ${value}) - sum(${value}) * sum(${value}) * 1.0 / count(${value})) * 1.0 / count(${value})`,
-    std: sql`(sum(${value} * ${value}) - sum(${value}) * sum(${value}) * 1.0 / count(${value})) * 1.0 / count(${value})`,
+  // * 1.0: SQLite divides integers as integers.
+  const variance = (v: Sql) => sql`(sum(${v} * ${v}) - sum(${v}) * sum(${v}) * 1.0 / count(${v})) * 1.0 / count(${v})`;
+  const reduce: Record<Exclude<Metric, 'median' | 'mode'>, (v: Sql) => Sql> = {
+    count: () => sql`count(*)`,
+    sum: (v) => sql`sum(${v})`,
+    mean: (v) => sql`avg(${v})`,
+    min: (v) => sql`min(${v})`,
+    max: (v) => sql`max(${v})`,
+    var: variance,
+    std: variance,
   };
-  const present = metric === 'count' ? compiler.presentField(key) : sql`${value} is not null`;
-  for (const r of await aggregate(db, { ...q, where: [...q.where, present] }, expression[metric])) {
+  // count counts the logs holding the key (any value but None); the others reduce its numbers.
+  const reduced =
+    metric === 'count'
+      ? await aggregate(db, compiler.dialect, { ...q, where: [...q.where, compiler.presentField(key)] }, sql`null`, reduce.count, false)
+      : await aggregate(db, compiler.dialect, q, value, reduce[metric], true);
+  for (const r of reduced) {
     let v = num(r.value);
     if (v !== null && (metric === 'var' || metric === 'std')) v = Math.max(0, v);
     if (v !== null && metric === 'std') v = Math.sqrt(v);
@@ -187,7 +192,7 @@ export async function logsGroups(db: Conn, dialect: Dialect, scope: Scope, query
   if (query.from_ids?.length) where.push(sql`r.id in (${sql.join(query.from_ids)})`);
   if (query.exclude_ids?.length) where.push(sql`r.id not in (${sql.join(query.exclude_ids)})`);
   if (!context) return {};
-  const rows = await aggregate(db, { contextId: context.id, where, groups: [compiler.fieldJson(query.key)] }, sql`min(r.id)`);
+  const rows = await aggregate(db, dialect, { contextId: context.id, where, groups: [compiler.fieldJson(query.key)] }, sql`r.id`, (id) => sql`min(${id})`, false);
   const ordered = rows.map((r) => ({ value: JSON.parse(String(r.g0)) as unknown, first: Number(r.value) })).sort((a, b) => a.first - b.first);
   return Object.fromEntries(ordered.map((r, i) => [String(i), r.value]));
 }

@@ -338,12 +338,23 @@ const baseConditions = async (db: Conn, q: MetricQuery) =>
 const source = (q: MetricQuery) => q.from ?? sql`context_rows as r`;
 const groupColumns = (q: MetricQuery) => q.groups.map((g, i) => sql`${g} as ${sql.ref(`g${i}`)}`);
 
-/** One aggregate per group: `aggregate` over the rows that pass `where`; group values come back as JSON text in g0, g1, … */
-export async function aggregate(db: Conn, q: MetricQuery, aggregate: Sql): Promise<Record<string, unknown>[]> {
-  const columns = sql.join([...groupColumns(q), sql`${aggregate} as value`]);
-  const groupBy = q.groups.length ? sql` group by ${sql.join(q.groups.map((_, i) => sql.ref(`g${i}`)))}` : sql``;
-  const result = await sql<Record<string, unknown>>`select ${columns} from ${source(q)} where ${await baseConditions(db, q)}${groupBy}`.execute(db);
-  return result.rows;
+/**
+ * One aggregate per group: `reduce` over `value` of the rows that pass `where` (and, with `skipNull`, whose
+ * value is not NULL); group values come back as JSON text in g0, g1, …
+ *
+ * The groups and the value are computed once per row in a subquery, which PostgreSQL keeps apart (`offset 0`):
+ * in one query it evaluated the value twice (condition and aggregate) and, unable to guess how many groups
+ * an expression has (72 000 estimated for 4), sorted the rows with their entries to group them, spilling to
+ * disk. The mean of a field by another over 100 000 logs went from 160–190 ms to ~70 ms, hashing 4 groups.
+ * SQLite merges the subquery back into one query, as before.
+ */
+export async function aggregate(db: Conn, dialect: Dialect, q: MetricQuery, value: Sql, reduce: (v: Sql) => Sql, skipNull: boolean): Promise<Record<string, unknown>[]> {
+  const refs = q.groups.map((_, i) => sql.ref(`s.g${i}`));
+  const rows = sql`select ${sql.join([...groupColumns(q), sql`${value} as v`])} from ${source(q)} where ${await baseConditions(db, q)}${dialect === 'postgres' ? sql` offset 0` : sql``}`;
+  const columns = sql.join([...refs.map((ref, i) => sql`${ref} as ${sql.ref(`g${i}`)}`), sql`${reduce(sql.ref('s.v'))} as value`]);
+  const keep = skipNull ? sql` where s.v is not null` : sql``;
+  const groupBy = refs.length ? sql` group by ${sql.join(refs)}` : sql``;
+  return (await sql<Record<string, unknown>>`select ${columns} from (${rows}) as s${keep}${groupBy}`.execute(db)).rows;
 }
 
 /** Every value (for medians and modes), with its groups, ordered by value. */
