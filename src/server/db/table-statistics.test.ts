@@ -28,4 +28,20 @@ describe.runIf(process.env.TEST_DATABASE_URL)('table statistics after large writ
     // The planner now knows the table's size (never analyzed: -1).
     expect(await reltuples()).toBeGreaterThanOrEqual(1500);
   });
+
+  it('writes that never pause for a second still get the statistics gathered, a few seconds after a large batch', async () => {
+    const t = await makeTestApp();
+    const stats = tableStatisticsOf(t.app.deps.db)!;
+    const { apiKey: key } = await t.user();
+    expect((await t.request('POST', '/v0/project', { key, json: { name: 'p' } })).statusCode).toBe(200);
+    const entries = Array.from({ length: 1500 }, (_, i) => ({ i }));
+    expect((await t.request('POST', '/v0/logs', { key, json: { project_name: 'p', context: 'runs', entries } })).statusCode).toBe(200);
+    // A client logging one entry every 200 ms for 6 s: before, each commit moved the ANALYZE a second on.
+    const until = Date.now() + 6000;
+    while (Date.now() < until && stats.analyzed === 0) {
+      expect((await t.request('POST', '/v0/logs', { key, json: { project_name: 'p', context: 'runs', entries: { i: -1 } } })).statusCode).toBe(200);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    expect(stats.analyzed).toBe(1);
+  });
 });

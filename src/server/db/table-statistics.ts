@@ -7,15 +7,20 @@ import type { Conn } from './connection.ts';
 // (a bitmap scan and a sort, ~110 ms) instead of walking the index backwards (2 ms). So once a thousand
 // rows of context_rows have changed, the server gathers them itself, a moment after the last such commit
 // (ANALYZE samples 30 000 rows: tens of milliseconds, off the request path, once per burst of writes).
+// A client that keeps writing (one log per call, a few hundred a second) must not postpone it for ever:
+// it runs at the latest MAX_WAIT_MS after the burst's first large change.
 
 const CHANGES_ROWS = /^\s*(?:insert\s+into|update|delete\s+from)\s+"?context_rows"?[\s(]/i;
 /** Rows changed since the last ANALYZE that make another one worth it. */
 const BULK_ROWS = 1000;
 const DELAY_MS = 1000;
+const MAX_WAIT_MS = 3000;
 
 export class TableStatistics {
   private changed = 0;
   private timer: NodeJS.Timeout | null = null;
+  /** When the pending ANALYZE was first asked for (Date.now()). */
+  private burstStart = 0;
   private closed = false;
   /** How many times ANALYZE ran (for its test). */
   analyzed = 0;
@@ -49,7 +54,11 @@ export class TableStatistics {
   private committed(rows: number): void {
     this.changed += rows;
     if (this.changed < BULK_ROWS || this.closed) return;
-    if (this.timer) clearTimeout(this.timer);
+    if (this.timer) {
+      // Writes that keep coming move it on, up to MAX_WAIT_MS after the burst began.
+      if (Date.now() - this.burstStart >= MAX_WAIT_MS) return;
+      clearTimeout(this.timer);
+    } else this.burstStart = Date.now();
     this.timer = setTimeout(() => {
       this.timer = null;
       this.changed = 0;
