@@ -30,7 +30,7 @@ type Query = z.output<typeof LogsQuery>;
  */
 /**
  * `from`: where sort keys computed once per row go (FilterCompiler.orderByOnce), for a query that joins them;
- * `lead` then learns the first key's numeric value and direction (queryLogs' choice of scan).
+ * `lead` then learns the first key's value (as a number, as a string) and direction (queryLogs' choice of scan).
  */
 export function sortTerms(
   compiler: FilterCompiler,
