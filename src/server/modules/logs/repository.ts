@@ -235,7 +235,7 @@ export interface LogQuery {
   order: Sql[];
   /** Joined after the row source, for the order's terms (FilterCompiler.orderByOnce). */
   sortKeys?: Sql[];
-  /** The first sort key's numeric value (over sortKeys) and direction, when it has one (PostgreSQL). */
+  /** The first sort key (over sortKeys) as a number and as a string, and its direction (PostgreSQL: queryLogs' choice of scan). */
   leadKey?: LeadKey;
   limit: number;
   offset: number;
