@@ -104,8 +104,17 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.addHook('onRoute', (r) => {
     for (const method of [r.method].flat()) app.fastifyRoutes.push(`${method} ${r.url}`);
   });
+  // users and organizations notify roster_auth and roster_logs, projects roster_logs, billing_accounts
+  // roster_accounts, sessions roster_sessions (the migrations named in db/change-listener.ts).
+  const { auth, sessions, logs, accounts, projects } = handle.epochs;
   const stopListening =
-    handle.dialect === 'postgres' ? await listenForChanges(config.databaseUrl, { roster_auth: handle.authEpoch, roster_logs: handle.logsEpoch }, app.log) : null;
+    handle.dialect === 'postgres'
+      ? await listenForChanges(
+          config.databaseUrl,
+          { roster_auth: [auth, sessions, accounts], roster_sessions: [sessions], roster_logs: [logs, projects], roster_accounts: [accounts] },
+          app.log,
+        )
+      : null;
   app.addHook('onClose', async () => {
     await stopListening?.();
     await handle.close();

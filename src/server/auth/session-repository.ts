@@ -1,5 +1,6 @@
 import { SESSION_ABSOLUTE_DAYS, SESSION_IDLE_DAYS } from '../../shared/sessions.ts';
-import type { Conn } from '../db/connection.ts';
+import { sessionsEpochOf, type Conn } from '../db/connection.ts';
+import { EpochCache } from '../db/epoch-cache.ts';
 import { runPrepared } from '../db/prepared.ts';
 import { generateToken, hashApiKey } from './keys.ts';
 
@@ -38,7 +39,12 @@ export async function insertSession(db: Conn, userId: string, now: Date): Promis
   return { rawId: raw, row };
 }
 
-// With the person's standing: read on every request (not cached), so a disabled account is refused at once.
+/**
+ * With the person's standing. Kept while no session and no person's row has changed (a sign-out, a renewal,
+ * a disabled account drop it: at once in this process, within 1 ms for another process on the same SQLite
+ * file, at the commit's notification on PostgreSQL; db/epoch-cache.ts) and for at most 5 s. The expiry is
+ * checked against the clock on every request.
+ */
 const sessionLookup = (db: Conn) =>
   db
     .selectFrom('sessions as s')
@@ -50,8 +56,13 @@ const sessionLookup = (db: Conn) =>
 export type LiveSession = SessionRow & { is_admin: number; disabled_at: string | null };
 
 /** The live session behind a raw id; an ended one is deleted and reads as none. */
+const sessionCaches = new WeakMap<Conn, EpochCache<LiveSession | undefined>>();
+
 export async function findLiveSession(db: Conn, rawId: string, now: Date): Promise<LiveSession | null> {
-  const [row] = await runPrepared(db, 'session', sessionLookup, [hashApiKey(rawId)]);
+  let cache = sessionCaches.get(db);
+  if (!cache) sessionCaches.set(db, (cache = new EpochCache(sessionsEpochOf(db))));
+  const hash = hashApiKey(rawId);
+  const row = await cache.get(hash, async () => (await runPrepared(db, 'session', sessionLookup, [hash]))[0]);
   if (!row) return null;
   if (idleExpiryOf(row).getTime() <= now.getTime()) {
     await deleteSession(db, row.id_hash);

@@ -3,12 +3,12 @@ import type { WriteEpoch } from './write-epoch.ts';
 
 /**
  * On PostgreSQL, listens on the channels the watched tables' triggers notify at commit (`roster_auth`:
- * migration 2026-11-25-10-auth-notify; `roster_logs`: 2026-11-28-03-logs-notify) and moves the channel's
- * epoch, so that every server drops what it cached. A lost connection is retried; meanwhile the caches'
- * 5 s bound holds.
+ * migration 2026-11-25-10-auth-notify; `roster_logs`: 2026-11-28-03-logs-notify; `roster_accounts`,
+ * `roster_sessions`: 2026-12-01-01-cache-notify) and moves the epochs that channel speaks for, so that every server drops
+ * what it cached. A lost connection is retried; meanwhile the caches' 5 s bound holds.
  */
-export async function listenForChanges(url: string, epochs: Record<string, WriteEpoch>, log: FastifyBaseLogger): Promise<() => Promise<void>> {
-  const all = Object.values(epochs);
+export async function listenForChanges(url: string, epochs: Record<string, WriteEpoch[]>, log: FastifyBaseLogger): Promise<() => Promise<void>> {
+  const all = [...new Set(Object.values(epochs).flat())];
   const pg = (await import('pg')).default;
   let client: InstanceType<typeof pg.Client> | null = null;
   let stopped = false;
@@ -26,8 +26,7 @@ export async function listenForChanges(url: string, epochs: Record<string, Write
   const connect = async () => {
     const next = new pg.Client({ connectionString: url });
     next.on('notification', (message) => {
-      const epoch = epochs[message.channel];
-      if (epoch) epoch.notified++;
+      for (const epoch of epochs[message.channel] ?? []) epoch.notified++;
     });
     next.on('error', (err) => {
       log.warn({ err }, 'change notifications lost; reconnecting (cached keys and counts are re-read within 5 s)');

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { CompiledQuery, Kysely, PostgresDialect, sql, SqliteDialect, type DatabaseConnection, type Transaction } from 'kysely';
 import { TableStatistics } from './table-statistics.ts';
-import { WriteEpoch, writesAuthTable, writesLogsTable } from './write-epoch.ts';
+import { watchWrites, WriteEpoch, writesAccountTable, writesAuthTable, writesLogsTable, writesProjectTable, writesSessionTable } from './write-epoch.ts';
 import type { Database } from './types.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -11,17 +11,28 @@ export type Tx = Transaction<Database>;
 /** Either the database or a transaction on it: repositories take this so callers decide the boundary. */
 export type Conn = Kysely<Database>;
 
+/** What the caches of a database watch (db/write-epoch.ts). */
+export interface Epochs {
+  /** Moves on every change to what authentication reads. */
+  auth: WriteEpoch;
+  /** Moves on every change to a session or a person's standing. */
+  sessions: WriteEpoch;
+  /** Moves on every change to a context's logs. */
+  logs: WriteEpoch;
+  /** Moves on every change to a person's row or a balance. */
+  accounts: WriteEpoch;
+  /** Moves on every change to a project. */
+  projects: WriteEpoch;
+}
+
 export interface DbHandle {
   db: Db;
   dialect: Dialect;
-  /** Moves on every change to what authentication reads (db/write-epoch.ts). */
-  authEpoch: WriteEpoch;
-  /** Moves on every change to a context's logs. */
-  logsEpoch: WriteEpoch;
+  epochs: Epochs;
   close(): Promise<void>;
 }
 
-const epochs = new WeakMap<Conn, { auth: WriteEpoch; logs: WriteEpoch }>();
+const epochs = new WeakMap<Conn, Epochs>();
 const statistics = new WeakMap<Conn, TableStatistics>();
 
 /** Runs a read at once and answers its rows, or null when it must wait its turn through Kysely. */
@@ -46,9 +57,28 @@ export function tableStatisticsOf(db: Conn): TableStatistics | undefined {
 
 /** The auth epoch of a database opened by openDatabase (the test harness opens it the same way). */
 export function authEpochOf(db: Conn): WriteEpoch {
-  const epoch = epochs.get(db);
-  if (!epoch) throw new Error('This database was not opened by openDatabase');
-  return epoch.auth;
+  return epochsOf(db).auth;
+}
+
+/** The epoch of the sessions of a database opened by openDatabase. */
+export function sessionsEpochOf(db: Conn): WriteEpoch {
+  return epochsOf(db).sessions;
+}
+
+/** The epoch of people's rows and balances of a database opened by openDatabase. */
+export function accountsEpochOf(db: Conn): WriteEpoch {
+  return epochsOf(db).accounts;
+}
+
+/** The epoch of the projects of a database opened by openDatabase. */
+export function projectsEpochOf(db: Conn): WriteEpoch {
+  return epochsOf(db).projects;
+}
+
+function epochsOf(db: Conn): Epochs {
+  const found = epochs.get(db);
+  if (!found) throw new Error('This database was not opened by openDatabase');
+  return found;
 }
 
 /** The epoch of a context's logs (null inside a transaction): what may cache a count of logs. */
@@ -56,14 +86,25 @@ export function logsEpochOf(db: Conn): WriteEpoch | null {
   return epochs.get(db)?.logs ?? null;
 }
 
-function opened(db: Db, dialect: Dialect, authEpoch: WriteEpoch, logsEpoch: WriteEpoch, stats?: TableStatistics): DbHandle {
-  epochs.set(db, { auth: authEpoch, logs: logsEpoch });
+/** The epochs of a new database handle; `external` tells of other processes' commits (SQLite). */
+function newEpochs(external?: () => number): Epochs {
+  return {
+    auth: new WriteEpoch(writesAuthTable, external),
+    sessions: new WriteEpoch(writesSessionTable, external),
+    logs: new WriteEpoch(writesLogsTable, external),
+    accounts: new WriteEpoch(writesAccountTable, external),
+    projects: new WriteEpoch(writesProjectTable, external),
+  };
+}
+
+function opened(db: Db, dialect: Dialect, dbEpochs: Epochs, stats?: TableStatistics): DbHandle {
+  epochs.set(db, dbEpochs);
   if (stats) statistics.set(db, stats);
   const close = () => {
     stats?.close();
     return db.destroy();
   };
-  return { db, dialect, authEpoch, logsEpoch, close };
+  return { db, dialect, epochs: dbEpochs, close };
 }
 
 /** How stale another process's commit may be when a cache asks whether anything changed (SQLite). */
@@ -86,16 +127,14 @@ export async function openDatabase(url: string): Promise<DbHandle> {
     // the pool replaces it on the next query.
     pool.on('error', () => {});
     // Other servers' writes arrive as notifications (db/change-listener.ts).
-    const authEpoch = new WriteEpoch(writesAuthTable);
-    const logsEpoch = new WriteEpoch(writesLogsTable);
+    const dbEpochs = newEpochs();
     const stats = new TableStatistics(() => db);
     const onCreateConnection = async (c: DatabaseConnection) => {
-      authEpoch.watch(c);
-      logsEpoch.watch(c);
+      watchWrites(c, Object.values(dbEpochs));
       stats.watch(c);
     };
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool, onCreateConnection }) });
-    return opened(db, 'postgres', authEpoch, logsEpoch, stats);
+    return opened(db, 'postgres', dbEpochs, stats);
   }
   if (!url.startsWith('sqlite:')) {
     throw new Error('DATABASE_URL must start with sqlite: or postgres://');
@@ -137,15 +176,13 @@ export async function openDatabase(url: string): Promise<DbHandle> {
     }
     return version;
   };
-  const authEpoch = new WriteEpoch(writesAuthTable, external);
-  const logsEpoch = new WriteEpoch(writesLogsTable, external);
+  const dbEpochs = newEpochs(external);
   const db = new Kysely<Database>({
     dialect: new SqliteDialect({
       database: sqlite,
       onCreateConnection: async (c) => {
         beginImmediate(c);
-        authEpoch.watch(c);
-        logsEpoch.watch(c);
+        watchWrites(c, Object.values(dbEpochs));
       },
     }),
   });
@@ -155,7 +192,7 @@ export async function openDatabase(url: string): Promise<DbHandle> {
     // A write (touch-key) goes through Kysely, where the write epochs see it.
     return statement.reader ? (statement.all(parameters) as unknown[]) : null;
   });
-  return opened(db, 'sqlite', authEpoch, logsEpoch);
+  return opened(db, 'sqlite', dbEpochs);
 }
 
 /**

@@ -2,9 +2,18 @@ import type { CompiledQuery, DatabaseConnection } from 'kysely';
 
 // What a cache keeps (db/epoch-cache.ts) is read from a few tables. Every write to them, by any code path,
 // moves a database handle's epoch for those tables on; a cached entry is used only while the epoch it was
-// read at is still current. Two sets of tables are watched: what authentication reads (a key's principal, a
-// person's role in an organization) and what counts a context's logs (logs/repository.ts).
+// read at is still current. Five sets of tables are watched: what authentication reads (a key's principal,
+// a person's role in an organization), a session behind a cookie (kept apart: every session's renewal, once
+// a minute, would drop every cached key), what counts a context's logs (logs/repository.ts), a person's row
+// with their balance (GET /v0/user/basic-info, which the dashboard asks on every page) and the projects
+// (GET /v0/projects, the clients' most frequent call).
 const AUTH_TABLES = ['api_keys', 'memberships', 'organizations', 'users'];
+const SESSION_TABLES = ['sessions', 'users'];
+// organizations: its deletes cascade to billing accounts.
+const ACCOUNT_TABLES = ['users', 'billing_accounts', 'organizations'];
+// A workspace's projects also go when it is deleted (by cascade), but its id is never given again and its
+// keys and memberships go with it: nothing can ask for the list it had.
+const PROJECT_TABLES = ['projects'];
 // With the tables whose deletes cascade to a context's rows (a project, its owner), so that a context id
 // reused after such a delete never finds an old count.
 const LOGS_TABLES = ['context_rows', 'contexts', 'context_log_members', 'projects', 'users', 'organizations'];
@@ -12,15 +21,24 @@ const LOGS_TABLES = ['context_rows', 'contexts', 'context_log_members', 'project
 const writeTo = (tables: readonly string[]) => new RegExp(`^\\s*(?:update|delete\\s+from|insert\\s+into)\\s+"?(?:${tables.join('|')})"?[\\s(]`, 'i');
 const WRITE_TO_AUTH_TABLE = writeTo(AUTH_TABLES);
 const WRITE_TO_LOGS_TABLE = writeTo(LOGS_TABLES);
+const WRITE_TO_SESSION_TABLE = writeTo(SESSION_TABLES);
+const WRITE_TO_ACCOUNT_TABLE = writeTo(ACCOUNT_TABLES);
+const WRITE_TO_PROJECT_TABLE = writeTo(PROJECT_TABLES);
 
 /** Whether a statement writes one of the tables authentication reads (exported for its test). */
 export const writesAuthTable = (sql: string): boolean => WRITE_TO_AUTH_TABLE.test(sql);
 /** Whether a statement writes one of the tables a context's logs are counted from. */
 export const writesLogsTable = (sql: string): boolean => WRITE_TO_LOGS_TABLE.test(sql);
+/** Whether a statement writes a session or a person's row (their standing). */
+export const writesSessionTable = (sql: string): boolean => WRITE_TO_SESSION_TABLE.test(sql);
+/** Whether a statement writes a person's row or a balance. */
+export const writesAccountTable = (sql: string): boolean => WRITE_TO_ACCOUNT_TABLE.test(sql);
+/** Whether a statement writes a project. */
+export const writesProjectTable = (sql: string): boolean => WRITE_TO_PROJECT_TABLE.test(sql);
 
 /**
  * Changes to a set of tables, as one number. In this process the statement that writes moves it (every
- * query goes through `watch`); another process is seen through `external`: SQLite's data_version (moves
+ * query goes through `watchWrites`); another process is seen through `external`: SQLite's data_version (moves
  * when another connection commits to the file) or, on PostgreSQL, the notifications the watched tables'
  * triggers send at commit (see db/change-listener.ts), counted into `notified`.
  */
@@ -29,7 +47,7 @@ export class WriteEpoch {
   notified = 0;
   constructor(
     /** Whether a statement writes one of the watched tables. */
-    private readonly writes: (sql: string) => boolean,
+    readonly writes: (sql: string) => boolean,
     private readonly external: () => number = () => 0,
   ) {}
 
@@ -41,27 +59,31 @@ export class WriteEpoch {
   bump(): void {
     this.local++;
   }
+}
 
-  /**
-   * Wraps a connection so that its writes to the watched tables bump the epoch once they have run, and again
-   * when their transaction ends: a read on another connection between the write and the commit still saw
-   * the old row, and what it cached must not outlive the commit.
-   */
-  watch(connection: DatabaseConnection): void {
-    const execute = connection.executeQuery.bind(connection);
-    let wroteInTransaction = false;
-    connection.executeQuery = async <R>(query: CompiledQuery) => {
-      const result = await execute<R>(query);
-      if (this.writes(query.sql)) {
-        this.bump();
-        wroteInTransaction = true;
-      } else if (wroteInTransaction && /^\s*(commit|rollback)\b/i.test(query.sql)) {
-        this.bump();
-        wroteInTransaction = false;
+/**
+ * Wraps a connection so that its writes to each epoch's tables bump that epoch once they have run, and again
+ * when their transaction ends: a read on another connection between the write and the commit still saw the
+ * old row, and what it cached must not outlive the commit. One wrapper for all of them (one promise hop per
+ * statement, not one per epoch).
+ */
+export function watchWrites(connection: DatabaseConnection, epochs: readonly WriteEpoch[]): void {
+  const execute = connection.executeQuery.bind(connection);
+  const wroteInTransaction = epochs.map(() => false);
+  connection.executeQuery = async <R>(query: CompiledQuery) => {
+    const result = await execute<R>(query);
+    const ends = /^\s*(commit|rollback)\b/i.test(query.sql);
+    epochs.forEach((epoch, i) => {
+      if (epoch.writes(query.sql)) {
+        epoch.bump();
+        wroteInTransaction[i] = true;
+      } else if (ends && wroteInTransaction[i]) {
+        epoch.bump();
+        wroteInTransaction[i] = false;
       }
-      return result;
-    };
-  }
+    });
+    return result;
+  };
 }
 
 export const AUTH_TABLE_NAMES: readonly string[] = AUTH_TABLES;

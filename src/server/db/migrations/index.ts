@@ -28,6 +28,7 @@ import { logsNotifyMigration } from './2026-11-28-03-logs-notify.ts';
 import { projectsOrderIndexMigration } from './2026-11-28-04-projects-order-index.ts';
 import { mailOutboxReferenceMigration } from './2026-11-30-01-mail-outbox-reference.ts';
 import { logsJsonbSqliteMigration } from './2026-11-29-01-logs-jsonb-sqlite.ts';
+import { cacheNotifyMigration } from './2026-12-01-01-cache-notify.ts';
 
 /** Every migration in order. Names are dates: append new ones, never edit or reorder landed ones. */
 export function allMigrations(dialect: Dialect): Record<string, Migration> {
@@ -60,5 +61,6 @@ export function allMigrations(dialect: Dialect): Record<string, Migration> {
     '2026-11-28-04-projects-order-index': projectsOrderIndexMigration,
     '2026-11-29-01-logs-jsonb-sqlite': logsJsonbSqliteMigration(dialect),
     '2026-11-30-01-mail-outbox-reference': mailOutboxReferenceMigration,
+    '2026-12-01-01-cache-notify': cacheNotifyMigration(dialect),
   };
 }
