@@ -50,9 +50,9 @@ export async function createProject(db: Conn, scope: Scope, input: NewProject, n
  * (db/epoch-cache.ts): the read was a third of the server's CPU for the request.
  */
 const projectNamesQuery = (db: Conn) => db.selectFrom('projects').select('name').where('scope_key', '=', '?').orderBy('sort_order').orderBy('name');
-const namesCaches = new WeakMap<Conn, EpochCache<readonly string[]>>();
+const namesCaches = new WeakMap<Conn, EpochCache<string[]>>();
 
-export async function listProjectNames(db: Conn, scope: Scope): Promise<readonly string[]> {
+export async function listProjectNames(db: Conn, scope: Scope): Promise<string[]> {
   let cache = namesCaches.get(db);
   if (!cache) namesCaches.set(db, (cache = new EpochCache(projectsEpochOf(db))));
   const key = scopeKey(scope);
