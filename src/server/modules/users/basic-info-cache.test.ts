@@ -4,8 +4,8 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { DATA_VERSION_EVERY_MS } from '../../db/connection.ts';
-import { EPOCH_CACHE_TTL_MS } from '../../db/epoch-cache.ts';
 import { makeTestApp } from '../../testing/harness.ts';
+import { untilNotified } from '../../testing/notified.ts';
 import { classifyUser } from './repository.ts';
 
 // GET /v0/user/basic-info keeps the person's row and balance while nothing they are read from has changed
@@ -65,11 +65,7 @@ describe('basic-info after a change to the person or their balance', () => {
       .set((eb) => ({ credits_micros: eb('credits_micros', '+', 3_000_000) }))
       .where('user_id', '=', u.userId)
       .execute();
-    const start = Date.now();
-    while ((await credits()) === before) {
-      expect(Date.now() - start, 'b still shows the old balance').toBeLessThan(EPOCH_CACHE_TTL_MS / 2);
-      await new Promise((r) => setTimeout(r, 20));
-    }
+    await untilNotified(async () => (await credits()) !== before, 'b still shows the old balance');
     expect(await credits()).toBe(before + 3);
   });
 });
