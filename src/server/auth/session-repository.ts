@@ -55,9 +55,9 @@ const sessionLookup = (db: Conn) =>
 /** A live session with whether its person administers the instance, and whether their account is disabled. */
 export type LiveSession = SessionRow & { is_admin: number; disabled_at: string | null };
 
-/** The live session behind a raw id; an ended one is deleted and reads as none. */
 const sessionCaches = new WeakMap<Conn, EpochCache<LiveSession | undefined>>();
 
+/** The live session behind a raw id; an ended one is deleted and reads as none. */
 export async function findLiveSession(db: Conn, rawId: string, now: Date): Promise<LiveSession | null> {
   let cache = sessionCaches.get(db);
   if (!cache) sessionCaches.set(db, (cache = new EpochCache(sessionsEpochOf(db))));

@@ -4,8 +4,8 @@ import type { WriteEpoch } from './write-epoch.ts';
 /**
  * On PostgreSQL, listens on the channels the watched tables' triggers notify at commit (`roster_auth`:
  * migration 2026-11-25-10-auth-notify; `roster_logs`: 2026-11-28-03-logs-notify; `roster_accounts`,
- * `roster_sessions`: 2026-12-01-01-cache-notify) and moves the epochs that channel speaks for, so that every server drops
- * what it cached. A lost connection is retried; meanwhile the caches' 5 s bound holds.
+ * `roster_sessions`: 2026-12-01-01-cache-notify) and moves the epochs each channel speaks for, so that
+ * every server drops what it cached. A lost connection is retried; meanwhile the caches' 5 s bound holds.
  */
 export async function listenForChanges(url: string, epochs: Record<string, WriteEpoch[]>, log: FastifyBaseLogger): Promise<() => Promise<void>> {
   const all = [...new Set(Object.values(epochs).flat())];
@@ -29,7 +29,7 @@ export async function listenForChanges(url: string, epochs: Record<string, Write
       for (const epoch of epochs[message.channel] ?? []) epoch.notified++;
     });
     next.on('error', (err) => {
-      log.warn({ err }, 'change notifications lost; reconnecting (cached keys and counts are re-read within 5 s)');
+      log.warn({ err }, 'change notifications lost; reconnecting (what this server keeps in memory is re-read within 5 s)');
       for (const epoch of all) epoch.notified++; // what happened while disconnected is unknown: drop the caches
       void next.end().catch(() => {});
       if (client === next) client = null;
