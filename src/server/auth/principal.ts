@@ -2,7 +2,7 @@ import type { Access } from '../../shared/operation.ts';
 import type { Permission } from '../../shared/roles.ts';
 import { PERMISSIONS, roleById } from '../../shared/roles.ts';
 import { authEpochOf, type Conn } from '../db/connection.ts';
-import { EpochCache } from '../db/epoch-cache.ts';
+import { cachePerDatabase } from '../db/epoch-cache.ts';
 import { runPrepared } from '../db/prepared.ts';
 import { badRequest, forbidden, notFound, unauthorized } from '../http/errors.ts';
 import { hashApiKey, type KeyKind } from './keys.ts';
@@ -78,12 +78,8 @@ type MembershipRow = Awaited<ReturnType<ReturnType<typeof membershipLookup>['exe
  * changed (db/epoch-cache.ts: any write to keys, memberships, organizations or users, here or in another
  * process, and at most 5 s).
  */
-const caches = new WeakMap<Conn, { keys: EpochCache<KeyRow | undefined>; memberships: EpochCache<MembershipRow | undefined> }>();
-function cachesOf(db: Conn) {
-  let found = caches.get(db);
-  if (!found) caches.set(db, (found = { keys: new EpochCache(authEpochOf(db)), memberships: new EpochCache(authEpochOf(db)) }));
-  return found;
-}
+const keyCache = cachePerDatabase<KeyRow | undefined>(authEpochOf);
+const membershipCache = cachePerDatabase<MembershipRow | undefined>(authEpochOf);
 
 /**
  * What an organization key may do: the lesser of its own permissions (null: no limit of its own) and its
@@ -100,7 +96,7 @@ export async function authenticate(db: Conn, header: string | undefined, now: Da
   const match = header ? BEARER.exec(header.trim()) : null;
   if (!match) throw unauthorized('Not authenticated');
   const hash = hashApiKey(match[1]);
-  const row = await cachesOf(db).keys.get(hash, async () => (await runPrepared(db, 'authenticate', keyLookup, [hash]))[0]);
+  const row = await keyCache(db).get(hash, async () => (await runPrepared(db, 'authenticate', keyLookup, [hash]))[0]);
   if (!row || row.revoked_at !== null) throw unauthorized('Invalid API key.');
   if (row.disabled_at !== null) throw unauthorized(ACCOUNT_DISABLED);
   await recordKeyUse(db, row.key_id, row.last_used_at, now);
@@ -213,7 +209,7 @@ function requireKeyPermission(principal: Principal, permission: Permission): voi
  */
 async function requireOrgPermission(db: Conn, principal: Principal, organizationId: number, permission: Permission): Promise<OrganizationAccess> {
   if (principal.keyKind === 'organization' && principal.organizationId !== organizationId) throw notFound('Organization not found.');
-  const row = await cachesOf(db).memberships.get(`${organizationId}:${principal.userId}`, async () => {
+  const row = await membershipCache(db).get(`${organizationId}:${principal.userId}`, async () => {
     return (await runPrepared(db, 'org-membership', membershipLookup, [organizationId, principal.userId]))[0];
   });
   if (!row) throw notFound('Organization not found.');

@@ -1,6 +1,6 @@
 import { SESSION_ABSOLUTE_DAYS, SESSION_IDLE_DAYS } from '../../shared/sessions.ts';
 import { sessionsEpochOf, type Conn } from '../db/connection.ts';
-import { EpochCache } from '../db/epoch-cache.ts';
+import { cachePerDatabase } from '../db/epoch-cache.ts';
 import { runPrepared } from '../db/prepared.ts';
 import { generateToken, hashApiKey } from './keys.ts';
 
@@ -55,14 +55,12 @@ const sessionLookup = (db: Conn) =>
 /** A live session with whether its person administers the instance, and whether their account is disabled. */
 export type LiveSession = SessionRow & { is_admin: number; disabled_at: string | null };
 
-const sessionCaches = new WeakMap<Conn, EpochCache<LiveSession | undefined>>();
+const sessionCache = cachePerDatabase<LiveSession | undefined>(sessionsEpochOf);
 
 /** The live session behind a raw id; an ended one is deleted and reads as none. */
 export async function findLiveSession(db: Conn, rawId: string, now: Date): Promise<LiveSession | null> {
-  let cache = sessionCaches.get(db);
-  if (!cache) sessionCaches.set(db, (cache = new EpochCache(sessionsEpochOf(db))));
   const hash = hashApiKey(rawId);
-  const row = await cache.get(hash, async () => (await runPrepared(db, 'session', sessionLookup, [hash]))[0]);
+  const row = await sessionCache(db).get(hash, async () => (await runPrepared(db, 'session', sessionLookup, [hash]))[0]);
   if (!row) return null;
   if (idleExpiryOf(row).getTime() <= now.getTime()) {
     await deleteSession(db, row.id_hash);

@@ -1,3 +1,4 @@
+import type { Conn } from './connection.ts';
 import type { WriteEpoch } from './write-epoch.ts';
 
 /** Entries older than this are read again even without a sign of change: the bound if a notification is lost. */
@@ -34,4 +35,14 @@ export class EpochCache<V> {
     }
     return value;
   }
+}
+
+/** A cache per database for reads behind `epochOf(db)`, made on the database's first use: `cachePerDatabase(authEpochOf)(db).get(…)`. */
+export function cachePerDatabase<V>(epochOf: (db: Conn) => WriteEpoch): (db: Conn) => EpochCache<V> {
+  const caches = new WeakMap<Conn, EpochCache<V>>();
+  return (db) => {
+    let cache = caches.get(db);
+    if (!cache) caches.set(db, (cache = new EpochCache<V>(epochOf(db))));
+    return cache;
+  };
 }

@@ -1,6 +1,6 @@
 import type { Scope } from '../../auth/principal.ts';
 import { projectsEpochOf, type Conn } from '../../db/connection.ts';
-import { EpochCache } from '../../db/epoch-cache.ts';
+import { cachePerDatabase } from '../../db/epoch-cache.ts';
 import { runPrepared } from '../../db/prepared.ts';
 import { scopeKey } from '../../db/scope.ts';
 
@@ -50,13 +50,11 @@ export async function createProject(db: Conn, scope: Scope, input: NewProject, n
  * (db/epoch-cache.ts): the read was a third of the server's CPU for the request.
  */
 const projectNamesQuery = (db: Conn) => db.selectFrom('projects').select('name').where('scope_key', '=', '?').orderBy('sort_order').orderBy('name');
-const namesCaches = new WeakMap<Conn, EpochCache<string[]>>();
+const namesCache = cachePerDatabase<string[]>(projectsEpochOf);
 
 export async function listProjectNames(db: Conn, scope: Scope): Promise<string[]> {
-  let cache = namesCaches.get(db);
-  if (!cache) namesCaches.set(db, (cache = new EpochCache(projectsEpochOf(db))));
   const key = scopeKey(scope);
-  return cache.get(key, async () => (await runPrepared(db, 'project-names', projectNamesQuery, [key])).map((r) => r.name));
+  return namesCache(db).get(key, async () => (await runPrepared(db, 'project-names', projectNamesQuery, [key])).map((r) => r.name));
 }
 
 export function findProjectByName(db: Conn, scope: Scope, name: string) {

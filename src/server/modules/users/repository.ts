@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { accountsEpochOf, type Conn } from '../../db/connection.ts';
-import { EpochCache } from '../../db/epoch-cache.ts';
+import { cachePerDatabase } from '../../db/epoch-cache.ts';
 import { runPrepared } from '../../db/prepared.ts';
 import { generateApiKey } from '../../auth/keys.ts';
 import { openAccount } from '../credits/repository.ts';
@@ -144,12 +144,10 @@ const userWithBalanceQuery = (db: Conn) =>
     .where('u.id', '=', '?');
 
 type UserWithBalance = Awaited<ReturnType<ReturnType<typeof userWithBalanceQuery>['execute']>>[number];
-const userCaches = new WeakMap<Conn, EpochCache<UserWithBalance | undefined>>();
+const userCache = cachePerDatabase<UserWithBalance | undefined>(accountsEpochOf);
 
 export async function findUserWithBalance(db: Conn, userId: string): Promise<UserWithBalance | undefined> {
-  let cache = userCaches.get(db);
-  if (!cache) userCaches.set(db, (cache = new EpochCache(accountsEpochOf(db))));
-  return cache.get(userId, async () => (await runPrepared(db, 'basic-info', userWithBalanceQuery, [userId]))[0]);
+  return userCache(db).get(userId, async () => (await runPrepared(db, 'basic-info', userWithBalanceQuery, [userId]))[0]);
 }
 
 /** Sets the account classification (and names when given) of an existing user. */
