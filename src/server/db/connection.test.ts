@@ -66,3 +66,30 @@ describe('prepared reads on SQLite', () => {
     expect(await runPrepared(db, 'test-count', count, [])).toEqual([{ n: 0 }]);
   });
 });
+
+describe('prepared statements in a transaction', () => {
+  it('are built once for the database and its transactions, and commit or roll back with the transaction', async () => {
+    handle = await openDatabase('sqlite::memory:');
+    const db = handle.db;
+    await sql`create table t (v integer)`.execute(db);
+    let builds = 0;
+    const insert = (conn: typeof db) => {
+      builds++;
+      return conn.insertInto('t' as never).values({ v: 0 } as never);
+    };
+    const values = async () => (await sql<{ v: number }>`select v from t order by v`.execute(db)).rows.map((r) => r.v);
+
+    await expect(
+      db.transaction().execute(async (tx) => {
+        await runPrepared(tx, 'test-insert', insert, [1]);
+        throw new Error('roll back');
+      }),
+    ).rejects.toThrow('roll back');
+    expect(await values()).toEqual([]);
+
+    await db.transaction().execute((tx) => runPrepared(tx, 'test-insert', insert, [2]));
+    await runPrepared(db, 'test-insert', insert, [3]);
+    expect(await values()).toEqual([2, 3]);
+    expect(builds).toBe(1);
+  });
+});

@@ -1,7 +1,8 @@
-import type { Compilable, CompiledQuery } from 'kysely';
+import type { Compilable, CompiledQuery, DialectAdapter } from 'kysely';
 import { directReadOf, type Conn } from './connection.ts';
 
-const compiledByDb = new WeakMap<Conn, Map<string, CompiledQuery>>();
+// By the database's adapter, which its transactions share: a statement built once serves inside them too.
+const compiledByDb = new WeakMap<DialectAdapter, Map<string, CompiledQuery>>();
 
 /**
  * Runs a fixed-shape query on hot paths (every authenticated request) without rebuilding and
@@ -10,8 +11,9 @@ const compiledByDb = new WeakMap<Conn, Map<string, CompiledQuery>>();
  * reads run on the connection directly when they may (db/connection.ts, directReadOf).
  */
 export async function runPrepared<R>(db: Conn, name: string, build: (db: Conn) => Compilable<R>, params: readonly unknown[]): Promise<R[]> {
-  let cache = compiledByDb.get(db);
-  if (!cache) compiledByDb.set(db, (cache = new Map()));
+  const adapter = db.getExecutor().adapter;
+  let cache = compiledByDb.get(adapter);
+  if (!cache) compiledByDb.set(adapter, (cache = new Map()));
   let compiled = cache.get(name);
   if (!compiled) {
     compiled = build(db).compile();
@@ -24,4 +26,14 @@ export async function runPrepared<R>(db: Conn, name: string, build: (db: Conn) =
   if (direct) return direct as R[];
   const result = await db.executeQuery<R>({ ...compiled, parameters: params });
   return result.rows;
+}
+
+/**
+ * An insert of whole rows for runPrepared: `template` names every column of `Row` (a missing one is a compile
+ * error; the values are only placeholders), `placeholders` is what the statement is built with, and
+ * `params(row)` gives a row's values in the template's order, the order of the statement's placeholders.
+ */
+export function insertShape<Row>(template: { [C in keyof Row]-?: null }) {
+  const columns = Object.keys(template) as (keyof Row)[];
+  return { placeholders: template as never, params: (row: Row) => columns.map((c) => row[c]) };
 }

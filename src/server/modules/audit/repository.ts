@@ -1,19 +1,40 @@
 import type { Conn } from '../../db/connection.ts';
 import type { AuditEventTable } from './tables.ts';
+import { insertShape, runPrepared } from '../../db/prepared.ts';
 
 export type NewAuditRow = Omit<AuditEventTable, 'id'>;
 
 /** Whose log a row is in: an organization's, or a person's personal workspace. */
 export type AuditWorkspace = { organizationId: number } | { userId: string };
 
+// Every audited change writes one (POST /v0/project and the like): built once, not per request.
+const auditRow = insertShape<NewAuditRow>({
+  organization_id: null,
+  user_id: null,
+  actor_user_id: null,
+  actor_key_id: null,
+  actor_name: null,
+  actor_key_name: null,
+  action: null,
+  target_type: null,
+  target_id: null,
+  target_label: null,
+  detail: null,
+  created_at: null,
+});
+const insertAudit = (db: Conn) => db.insertInto('audit_events').values(auditRow.placeholders);
+
 export async function insertAuditEvent(tx: Conn, row: NewAuditRow): Promise<void> {
-  await tx.insertInto('audit_events').values(row).execute();
+  await runPrepared(tx, 'insert-audit', insertAudit, auditRow.params(row));
 }
+
+const userNames = (db: Conn) => db.selectFrom('users').select(['first_name', 'last_name', 'email']).where('id', '=', '?');
+const keyNames = (db: Conn) => db.selectFrom('api_keys').select(['name', 'prefix']).where('id', '=', 0);
 
 /** The actor's name and the key's as they are now (captured into the row: later renames do not rewrite history). */
 export async function actorNames(tx: Conn, userId: string, keyId: number | null) {
-  const user = await tx.selectFrom('users').select(['first_name', 'last_name', 'email']).where('id', '=', userId).executeTakeFirst();
-  const key = keyId === null ? undefined : await tx.selectFrom('api_keys').select(['name', 'prefix']).where('id', '=', keyId).executeTakeFirst();
+  const [user] = await runPrepared(tx, 'actor-user', userNames, [userId]);
+  const [key] = keyId === null ? [] : await runPrepared(tx, 'actor-key', keyNames, [keyId]);
   return { user, key };
 }
 
