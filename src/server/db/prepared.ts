@@ -5,10 +5,11 @@ import { directReadOf, type Conn } from './connection.ts';
 const compiledByDb = new WeakMap<DialectAdapter, Map<string, CompiledQuery>>();
 
 /**
- * Runs a fixed-shape query on hot paths (every authenticated request) without rebuilding and
- * recompiling it each time: it is built once per database with placeholder values, and later calls
- * only swap the parameters. `params` must be in the order the placeholders appear in the SQL. On SQLite,
- * reads run on the connection directly when they may (db/connection.ts, directReadOf).
+ * Runs a fixed-shape statement on hot paths (every authenticated request, every audited write) without
+ * rebuilding and recompiling it each time: it is built once per database with placeholder values, and later
+ * calls only swap the parameters (in a transaction too: pass the transaction). `params` must be in the order
+ * the placeholders appear in the SQL. On SQLite, reads outside a transaction run on the connection directly
+ * when they may (db/connection.ts, directReadOf).
  */
 export async function runPrepared<R>(db: Conn, name: string, build: (db: Conn) => Compilable<R>, params: readonly unknown[]): Promise<R[]> {
   const adapter = db.getExecutor().adapter;

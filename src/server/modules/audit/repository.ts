@@ -1,6 +1,6 @@
 import type { Conn } from '../../db/connection.ts';
-import type { AuditEventTable } from './tables.ts';
 import { insertShape, runPrepared } from '../../db/prepared.ts';
+import type { AuditEventTable } from './tables.ts';
 
 export type NewAuditRow = Omit<AuditEventTable, 'id'>;
 
