@@ -6,10 +6,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
+import { chromiumPath, ensureChromium } from '../scripts/chromium.mjs';
 import { root, startProdServer } from './prod-server.mjs';
 
 const TARGETS = { performance: 95, accessibility: 100, 'best-practices': 100 };
 const RUNS = Math.max(1, Number(process.env.LIGHTHOUSE_RUNS) || 1);
+if (!ensureChromium('npm run lighthouse')) process.exit(1);
 const { base, cli, api, stop } = await startProdServer();
 
 const results = [];
@@ -63,7 +65,7 @@ try {
   if (!pages.length) throw new Error(`LIGHTHOUSE_PAGES names none of: ${allPages.map((p) => p.name.replace(/\W+/g, '-')).join(', ')}`);
 
   chrome = await chromeLauncher.launch({
-    chromePath: process.env.CHROME_PATH || '/usr/bin/chromium',
+    chromePath: chromiumPath,
     chromeFlags: [
       '--headless=new',
       '--no-sandbox',

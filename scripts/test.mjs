@@ -5,12 +5,12 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { ensureChromium } from './chromium.mjs';
 import { playwrightFailures, vitestFailures } from './test-report.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
 const bin = (name) => path.join(root, 'node_modules', '.bin', name);
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'roster-test-run-'));
-const chromium = process.env.CHROME_PATH || '/usr/bin/chromium';
 let passed = 0;
 let failed = 0;
 const problems = [];
@@ -40,21 +40,6 @@ function readJson(file) {
   }
 }
 
-function ensureChromium() {
-  if (fs.existsSync(chromium)) return true;
-  const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
-  if (!isRoot) {
-    console.error(`Chromium is missing at ${chromium}. Install it with:\n\n  sudo apt-get install -y chromium\n`);
-    return false;
-  }
-  console.log('Installing Debian chromium (needed by the e2e suite)…');
-  return (
-    run('apt-get', ['update', '-qq']) &&
-    run('apt-get', ['install', '-y', '-qq', '--no-install-recommends', 'chromium'], { DEBIAN_FRONTEND: 'noninteractive' }) &&
-    fs.existsSync(chromium)
-  );
-}
-
 step('typecheck');
 check('typecheck', run(bin('tsc'), ['-b']));
 
@@ -78,7 +63,7 @@ const buildOk = run(process.execPath, [path.join(root, 'scripts/build.mjs'), '--
 check('build', buildOk);
 
 step('end-to-end tests (Playwright, Debian chromium)');
-if (!ensureChromium()) check('chromium available', false);
+if (!ensureChromium('the e2e suite')) check('chromium available', false);
 else {
   const pwJson = path.join(work, 'playwright.json');
   const pwOk = run(bin('playwright'), ['test'], {
