@@ -1,4 +1,4 @@
-import { AppShell, Burger, Group, NavLink, ScrollArea, Skeleton, Text, UnstyledButton } from '@mantine/core';
+import { AppShell, Burger, Group, NavLink, Skeleton, Text, UnstyledButton } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { lazy, Suspense, useEffect, useSyncExternalStore } from 'react';
 import { NavLink as RouterNavLink, Outlet, useLocation, useNavigationType } from 'react-router';
@@ -84,7 +84,10 @@ export function AppLayout() {
         </Group>
       </AppShell.Header>
       <AppShell.Navbar p="xs" aria-label="Main navigation">
-        <ScrollArea>
+        {/* A native scroll box: Mantine's ScrollArea measured its content on a timer after mount (a forced
+            layout in the first screen's task) and was a chunk of its own. The links in it take the focus,
+            so the keyboard scrolls it too. */}
+        <div className={classes.navScroll}>
           {items.map((item) => (
             <NavLink
               key={item.to}
@@ -98,7 +101,7 @@ export function AppLayout() {
           ))}
           {/* Instance administration is not in a workspace: the same address from every one. */}
           {isAdmin && <NavLink component={RouterNavLink} to="/admin" label="Admin" leftSection={<IconShieldCog size={18} stroke={1.7} aria-hidden />} />}
-        </ScrollArea>
+        </div>
       </AppShell.Navbar>
       <LeaveGuard />
       <AppShell.Main id="main" tabIndex={-1}>
