@@ -26,16 +26,33 @@ export function useUrlFilter(param: string, delay = 250): { input: string; setIn
     );
     // eslint-disable-next-line react-hooks/exhaustive-deps -- only a new filter value should change the URL
   }, [value]);
-  // Back/forward (or a link) changed the URL: the field follows. Our own updates leave them equal.
-  // A new `param` (a filter that switches modes, moving its text to the other parameter itself) is not such
-  // a change: the address may still be on its way. State adjusted while rendering, not in an effect.
-  const [seen, setSeen] = useState({ param, urlValue });
+  // Back/forward (or a link) changed the URL: the field follows. Our own updates are not such a change, even
+  // when one arrives after the field moved on (`written`: what the effect above writes, not yet seen in the
+  // address; see addressArrived). A new `param` (a filter that switches modes, moving its text to the other
+  // parameter itself) is not one either: the address may still be on its way. State adjusted while
+  // rendering, not in an effect.
+  const [seen, setSeen] = useState({ param, urlValue, value, written: [] as string[] });
   if (param !== seen.param) {
-    setSeen({ param, urlValue });
-  } else if (urlValue !== seen.urlValue) {
-    setSeen({ param, urlValue });
-    if (urlValue !== value) setInput(urlValue);
+    setSeen({ param, urlValue, value, written: [] });
+  } else if (value !== seen.value || urlValue !== seen.urlValue) {
+    let written = value !== seen.value && value !== urlValue ? [...seen.written, value] : seen.written;
+    let external = false;
+    if (urlValue !== seen.urlValue) ({ pending: written, external } = addressArrived(written, urlValue));
+    setSeen({ param, urlValue, value, written });
+    if (external && urlValue !== value) setInput(urlValue);
   }
 
   return { input, setInput, value };
+}
+
+/**
+ * The address now shows `shown`; `written` are the values the field wrote to it, oldest first, not yet seen
+ * there. The address follows asynchronously (a navigation, rendered as a transition), so a value written
+ * before the latest can arrive after the field has moved on: it is ours, and the field must keep what it has
+ * (taking it for a change from outside put an earlier search back into the field under the user's hands).
+ * Only a value the field never wrote (back/forward, a link) comes from outside.
+ */
+export function addressArrived(written: readonly string[], shown: string): { pending: string[]; external: boolean } {
+  const at = written.indexOf(shown);
+  return at === -1 ? { pending: [], external: true } : { pending: written.slice(at + 1), external: false };
 }
