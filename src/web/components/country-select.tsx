@@ -38,8 +38,11 @@ export function canShowFlags(): boolean {
   return flagsDrawn;
 }
 
+/** The browser's language; none where there is no browser (the server's first screen of a page: Node 20 has no `navigator`). */
+const browserLanguage = () => (typeof navigator === 'undefined' ? 'en' : navigator.language || 'en');
+
 /** Every assigned ISO 3166-1 alpha-2 code, named in the browser's language, sorted by name. */
-export function countryOptions(locales: string[] = [navigator.language || 'en', 'en']): { value: string; label: string }[] {
+export function countryOptions(locales: string[] = [browserLanguage(), 'en']): { value: string; label: string }[] {
   const name = countryNamer(locales);
   return COUNTRY_CODES.map((code) => ({ value: code, label: `${name(code)} (${code})` })).sort((x, y) => x.label.localeCompare(y.label));
 }

@@ -133,7 +133,8 @@ export function InvitePage() {
       <PageHeader
         title="Invitation"
         description={
-          <Group gap={6}>
+          // A span: the description is a paragraph, which cannot hold a div (the browser would move it out).
+          <Group component="span" gap={6}>
             <IconMailOpened size={16} aria-hidden />
             Organization invitation
           </Group>
