@@ -104,6 +104,8 @@ async function audit(page, run) {
     output: 'json',
     logLevel: 'error',
     onlyCategories: Object.keys(TARGETS),
+    // With the trace kept, V8's samples too: which functions a long task ran (they cost a little time themselves).
+    ...(process.env.LIGHTHOUSE_TRACE ? { additionalTraceCategories: 'disabled-by-default-v8.cpu_profiler' } : {}),
   });
   if (runnerResult.lhr.runtimeError) {
     console.warn(`${page.name}, run ${run}: ${runnerResult.lhr.runtimeError.code}; running it again`);
