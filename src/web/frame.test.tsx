@@ -6,7 +6,7 @@ import { renderFrame } from './frame.tsx';
 const addresses = Object.keys(PAGES).map((path) => `/${path.replace(':project', 'demo').replace(':context', 'runs').replace(':id', '7')}`);
 
 describe('the first screen the server renders', () => {
-  it.each(addresses)('draws the page %s itself, not a boundary left to the browser', async (address) => {
+  it.each(addresses)('draws the page %s itself, in markup the browser keeps as it is', async (address) => {
     const html = await renderFrame(address);
     // A redirect (the old create-user address) has no first screen.
     if (html === null) return;
@@ -15,5 +15,8 @@ describe('the first screen the server renders', () => {
     // `<!--$!-->` marks a Suspense boundary whose content threw or suspended on the server (the browser then
     // draws it from scratch): a page that cannot render in Node (no navigator, window, document).
     expect(main).not.toContain('<!--$!');
+    // A paragraph cannot hold a block: the browser would move the block out of it, and the page on screen would
+    // not be the markup the components describe.
+    expect(html).not.toMatch(/<p[ >](?:(?!<\/p>)[\s\S])*<(?:div|p|ul|ol|table|section|form)[ >]/);
   });
 });
