@@ -37,6 +37,8 @@ export interface LoadResult {
    */
   cpuUs?: number;
   ratio?: number;
+  /** With several rounds (bench/run.ts): the lowest and highest of the rounds' ratios. */
+  ratioRange?: [number, number];
   peerRatio?: number;
   target?: number;
   peerTarget?: number;
