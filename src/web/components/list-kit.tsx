@@ -72,7 +72,25 @@ export function TableHead({ columns, actions = false }: { columns: readonly Reac
   );
 }
 
-/** A list as a striped table that scrolls sideways below `minWidth`; the rows are the children. */
+/**
+ * A table's box that scrolls sideways below `minWidth`. A native one (`type="native"`): Mantine's default
+ * ScrollArea measured its content on a timer after mount, a forced layout on every list's first screen. The
+ * browser scrolls it to a focused row action, and lets the keyboard reach the box itself when nothing in it
+ * takes the focus. It is positioned, as ScrollArea's root was: the visually hidden labels in a table's cells
+ * are absolutely positioned, and without a positioned box around them they escaped its clip and made a narrow
+ * window scroll sideways to the table's full width.
+ */
+export function TableScroll({ minWidth, children }: { minWidth: number; children: ReactNode }) {
+  return (
+    <Table.ScrollContainer minWidth={minWidth} type="native" style={NATIVE_SCROLL}>
+      {children}
+    </Table.ScrollContainer>
+  );
+}
+
+const NATIVE_SCROLL = { position: 'relative' } as const;
+
+/** A list as a striped table that scrolls sideways below `minWidth` (TableScroll); the rows are the children. */
 export function ListTable({
   columns,
   actions,
@@ -90,13 +108,13 @@ export function ListTable({
   children: ReactNode;
 }) {
   return (
-    <Table.ScrollContainer minWidth={minWidth}>
+    <TableScroll minWidth={minWidth}>
       <Table striped highlightOnHover verticalSpacing="sm" aria-label={label}>
         {caption && <Table.Caption>{caption}</Table.Caption>}
         <TableHead columns={columns} actions={actions} />
         <Table.Tbody>{children}</Table.Tbody>
       </Table>
-    </Table.ScrollContainer>
+    </TableScroll>
   );
 }
 

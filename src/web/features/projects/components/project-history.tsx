@@ -5,6 +5,7 @@ import { useState } from 'react';
 import type { Context, ProjectCommit } from '../../../../shared/projects.ts';
 import { EmptyState } from '../../../components/empty-state.tsx';
 import { ErrorAlert } from '../../../components/error-alert.tsx';
+import { TableScroll } from '../../../components/list-kit.tsx';
 import { GatedButton } from '../../../components/gated-button.tsx';
 import { PermissionGate } from '../../../components/permission-gate.tsx';
 import { projectCommitQueries } from '../../../data/commits.ts';
@@ -175,7 +176,7 @@ export function ProjectHistory({ project, cannotWrite }: { project: string; cann
     );
   else
     content = (
-      <Table.ScrollContainer minWidth={560}>
+      <TableScroll minWidth={560}>
         <Table verticalSpacing="xs" highlightOnHover aria-label={`Project commits of ${project}, newest first`}>
           <Table.Thead>
             <Table.Tr>
@@ -231,7 +232,7 @@ export function ProjectHistory({ project, cannotWrite }: { project: string; cann
             ))}
           </Table.Tbody>
         </Table>
-      </Table.ScrollContainer>
+      </TableScroll>
     );
 
   return (

@@ -1,5 +1,6 @@
 import { ActionIcon, Group, Table, Text, Tooltip, VisuallyHidden } from '@mantine/core';
 import { IconPencil, IconTrash } from '@tabler/icons-react';
+import { TableScroll } from '../../../components/list-kit.tsx';
 import type { Log } from '../../../../shared/projects.ts';
 import { formatValue } from '../model.ts';
 
@@ -21,7 +22,7 @@ export function RowsTable({
 }) {
   const actions = !!(onEdit || onDelete);
   return (
-    <Table.ScrollContainer minWidth={Math.max(480, columns.length * 140)}>
+    <TableScroll minWidth={Math.max(480, columns.length * 140)}>
       <Table striped highlightOnHover verticalSpacing="xs" withTableBorder>
         <VisuallyHidden component="caption">{caption}</VisuallyHidden>
         <Table.Thead>
@@ -90,6 +91,6 @@ export function RowsTable({
           ))}
         </Table.Tbody>
       </Table>
-    </Table.ScrollContainer>
+    </TableScroll>
   );
 }
