@@ -193,6 +193,8 @@ async function main() {
   const base = `http://127.0.0.1:${apiPort}`;
   const api = client(base, user.api_key);
   const headers = { authorization: `Bearer ${user.api_key}` };
+  /** The bare route, up through the throughput rounds: stopped with the server if a load fails. */
+  let referenceRunning: ChildProcess | null = null;
 
   try {
     if (ONLY === undefined || ONLY === 'throughput') {
@@ -200,6 +202,7 @@ async function main() {
         `Reference: bare Fastify constant route (${loadTool}, ${CONNECTIONS} connections, ${DURATION}s each; every endpoint in ${ROUNDS} rounds, each after a run of the reference: medians)`,
       );
       const reference = await start([path.join(root, 'bench/reference-server.mjs')], { PORT: String(refPort) }, 'reference ready');
+      referenceRunning = reference;
       const refRuns: LoadResult[] = [];
       const measureReference = async () => {
         const run = await load('reference (bare Fastify)', { url: `http://127.0.0.1:${refPort}/`, duration: DURATION, pid: reference.pid });
@@ -308,9 +311,10 @@ async function main() {
         }
         loads.push(r);
       }
+      referenceRunning = null;
       await stop(reference);
       // The reference's row: the medians of all its runs, the peer's after it (as in the table before rounds).
-      loads.unshift(...[{ ...medianOf('reference (bare Fastify)', refRuns), ratio: 1 }, ...(peer ? [peer] : [])]);
+      loads.unshift({ ...medianOf('reference (bare Fastify)', refRuns), ratio: 1 }, ...(peer ? [peer] : []));
     }
 
     if (ONLY === undefined || ONLY === 'scale') await scaleFigures(api, download(base, user.api_key), scale, skipped);
@@ -325,6 +329,7 @@ async function main() {
       }
     }
   } finally {
+    if (referenceRunning) await stop(referenceRunning);
     clearInterval(memory);
     peakRss = Math.max(peakRss, rssMb(server));
     await stop(server);
