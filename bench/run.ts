@@ -210,9 +210,8 @@ async function main() {
         return run;
       };
       await load('warm-up', { url: `http://127.0.0.1:${refPort}/`, duration: 2 });
-      const firstRef = await measureReference();
+      await measureReference();
       const peer = await measurePeer(refPort + 2, skipped);
-      if (peer) peer.ratio = Number((peer.requestsPerSec / firstRef.requestsPerSec).toFixed(3));
 
       let sessionCookie = '';
       const scenarios: { name: string; target: number; peerTarget?: number; setup?: () => Promise<void>; opts: Omit<LoadSpec, 'duration'> }[] = [
@@ -313,8 +312,10 @@ async function main() {
       }
       referenceRunning = null;
       await stop(reference);
-      // The reference's row: the medians of all its runs, the peer's after it (as in the table before rounds).
-      loads.unshift({ ...medianOf('reference (bare Fastify)', refRuns), ratio: 1 }, ...(peer ? [peer] : []));
+      // The reference's row: the medians of all its runs; the peer's after it, its ratio to that row.
+      const ref = { ...medianOf('reference (bare Fastify)', refRuns), ratio: 1 };
+      if (peer) peer.ratio = Number((peer.requestsPerSec / ref.requestsPerSec).toFixed(3));
+      loads.unshift(ref, ...(peer ? [peer] : []));
     }
 
     if (ONLY === undefined || ONLY === 'scale') await scaleFigures(api, download(base, user.api_key), scale, skipped);

@@ -76,9 +76,9 @@ export function TableHead({ columns, actions = false }: { columns: readonly Reac
  * A table's box that scrolls sideways below `minWidth`. A native one (`type="native"`): Mantine's default
  * ScrollArea measured its content on a timer after mount, a forced layout on every list's first screen. The
  * browser scrolls it to a focused row action (Chromium and Firefox also let the keyboard reach the box itself
- * when nothing in it takes the focus). It is positioned, as ScrollArea's root was: the visually hidden labels in a table's cells
- * are absolutely positioned, and without a positioned box around them they escaped its clip and made a narrow
- * window scroll sideways to the table's full width.
+ * when nothing in it takes the focus). It is positioned, as ScrollArea's root was: the visually hidden labels
+ * in a table's cells are absolutely positioned, and without a positioned box around them they escaped its
+ * clip and made a narrow window scroll sideways to the table's full width.
  */
 export function TableScroll({ minWidth, children }: { minWidth: number; children: ReactNode }) {
   return (
