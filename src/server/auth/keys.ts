@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 
 export type KeyKind = 'personal' | 'organization';
 
@@ -10,8 +10,9 @@ export function generateApiKey(kind: KeyKind): { raw: string; hash: string; pref
   return { raw, hash: hashApiKey(raw), prefix: displayPrefix(raw) };
 }
 
+/** SHA-256, hex. One-shot: no Hash object per call (authentication hashes the bearer key on every request). */
 export function hashApiKey(raw: string): string {
-  return createHash('sha256').update(raw, 'utf8').digest('hex');
+  return hash('sha256', raw, 'hex');
 }
 
 /** Enough of the key for a person to recognise it, not enough to use it. */

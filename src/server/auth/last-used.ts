@@ -14,11 +14,11 @@ const touchKey = (db: Conn) =>
     .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<', '')]));
 
 /**
- * Records that a key was used, coarsely: the key lookup already read `lastUsedAt`, so a key used within
- * the last minute costs nothing more; otherwise one small UPDATE. Never a write per request.
+ * Records that a key was used, coarsely: the key lookup already read when it last was (`lastUsedMs`), so a
+ * key used within the last minute costs nothing more; otherwise one small UPDATE. Never a write per request.
  */
-export async function recordKeyUse(db: Conn, keyId: number, lastUsedAt: string | null, now: Date): Promise<void> {
-  if (lastUsedAt !== null && now.getTime() - new Date(lastUsedAt).getTime() < RESOLUTION_MS) return;
+export async function recordKeyUse(db: Conn, keyId: number, lastUsedMs: number | null, now: Date): Promise<void> {
+  if (lastUsedMs !== null && now.getTime() - lastUsedMs < RESOLUTION_MS) return;
   const cutoff = new Date(now.getTime() - RESOLUTION_MS).toISOString();
   await runPrepared(db, 'touch-key', touchKey, [now.toISOString(), keyId, cutoff]);
 }

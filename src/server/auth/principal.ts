@@ -74,11 +74,58 @@ type KeyRow = Awaited<ReturnType<ReturnType<typeof keyLookup>['execute']>>[numbe
 type MembershipRow = Awaited<ReturnType<ReturnType<typeof membershipLookup>['execute']>>[number];
 
 /**
+ * What a key's row resolves to, worked out once per read of it: the principal it authenticates (frozen:
+ * shared by every request with the key until the row is read again), or the 401 it gets; and when the key
+ * was last used, in milliseconds. Built per request, the principal and the parsed date were ~8 % of a cached
+ * GET /v0/user/basic-info's CPU together with the key's hash.
+ */
+type KeyResolution = { principal: Principal; lastUsedMs: number | null } | { refusal: string };
+
+function resolveKey(row: KeyRow | undefined): KeyResolution | undefined {
+  if (!row || row.revoked_at !== null) return undefined;
+  if (row.disabled_at !== null) return { refusal: ACCOUNT_DISABLED };
+  const lastUsedMs = row.last_used_at === null ? null : new Date(row.last_used_at).getTime();
+  if (row.kind === 'organization') {
+    // An org key whose membership is gone is dead even if revocation was missed.
+    const role = row.role_id === null ? undefined : roleById(row.role_id);
+    if (!role || row.organization_id === null) return undefined;
+    const principal: Principal = {
+      userId: row.user_id,
+      keyId: row.key_id,
+      keyKind: 'organization',
+      keyPrefix: row.prefix,
+      session: null,
+      organizationId: row.organization_id,
+      organizationName: row.organization_name,
+      roleId: role.id,
+      roleName: role.name,
+      permissions: keyPermissions(role.permissions, row.permissions),
+      isAdmin: row.is_admin === 1,
+    };
+    return { principal: Object.freeze(principal), lastUsedMs };
+  }
+  const principal: Principal = {
+    userId: row.user_id,
+    keyId: row.key_id,
+    keyKind: 'personal',
+    keyPrefix: row.prefix,
+    session: null,
+    organizationId: null,
+    organizationName: null,
+    roleId: null,
+    roleName: null,
+    permissions: ALL,
+    isAdmin: row.is_admin === 1,
+  };
+  return { principal: Object.freeze(principal), lastUsedMs };
+}
+
+/**
  * The two reads of every authenticated request, cached per database while nothing they depend on has
  * changed (db/epoch-cache.ts: any write to keys, memberships, organizations or users, here or in another
  * process, and at most 5 s).
  */
-const keyCache = cachePerDatabase<KeyRow | undefined>(authEpochOf);
+const keyCache = cachePerDatabase<KeyResolution | undefined>(authEpochOf);
 const membershipCache = cachePerDatabase<MembershipRow | undefined>(authEpochOf);
 
 /**
@@ -96,41 +143,11 @@ export async function authenticate(db: Conn, header: string | undefined, now: Da
   const match = header ? BEARER.exec(header.trim()) : null;
   if (!match) throw unauthorized('Not authenticated');
   const hash = hashApiKey(match[1]);
-  const row = await keyCache(db).get(hash, async () => (await runPrepared(db, 'authenticate', keyLookup, [hash]))[0]);
-  if (!row || row.revoked_at !== null) throw unauthorized('Invalid API key.');
-  if (row.disabled_at !== null) throw unauthorized(ACCOUNT_DISABLED);
-  await recordKeyUse(db, row.key_id, row.last_used_at, now);
-  if (row.kind === 'organization') {
-    // An org key whose membership is gone is dead even if revocation was missed.
-    const role = row.role_id === null ? undefined : roleById(row.role_id);
-    if (!role || row.organization_id === null) throw unauthorized('Invalid API key.');
-    return {
-      userId: row.user_id,
-      keyId: row.key_id,
-      keyKind: 'organization',
-      keyPrefix: row.prefix,
-      session: null,
-      organizationId: row.organization_id,
-      organizationName: row.organization_name,
-      roleId: role.id,
-      roleName: role.name,
-      permissions: keyPermissions(role.permissions, row.permissions),
-      isAdmin: row.is_admin === 1,
-    };
-  }
-  return {
-    userId: row.user_id,
-    keyId: row.key_id,
-    keyKind: 'personal',
-    keyPrefix: row.prefix,
-    session: null,
-    organizationId: null,
-    organizationName: null,
-    roleId: null,
-    roleName: null,
-    permissions: ALL,
-    isAdmin: row.is_admin === 1,
-  };
+  const key = await keyCache(db).get(hash, async () => resolveKey((await runPrepared(db, 'authenticate', keyLookup, [hash]))[0]));
+  if (!key) throw unauthorized('Invalid API key.');
+  if ('refusal' in key) throw unauthorized(key.refusal);
+  await recordKeyUse(db, key.principal.keyId!, key.lastUsedMs, now);
+  return key.principal;
 }
 
 /**
