@@ -35,6 +35,26 @@ describe('basic-info after a change to the person or their balance', () => {
     expect(after.account_type).toBe('individual');
   });
 
+  it('answers each key of a person with its own key part, and an organization key with its organization as it is now', async () => {
+    const t = await makeTestApp();
+    const u = await t.user();
+    const org = await t.org(u);
+    const me = async () => (await t.request('GET', '/v0/user/basic-info', { key: org.ownerKey })).json();
+    const before = await me();
+    expect(await me()).toEqual(before); // the same answer, kept
+    await t.db.updateTable('organizations').set({ name: 'Renamed Org' }).where('id', '=', org.organizationId).execute();
+    expect((await me()).key.organization_name).toBe('Renamed Org');
+    await t.db
+      .updateTable('billing_accounts')
+      .set((eb) => ({ credits_micros: eb('credits_micros', '+', 2_000_000) }))
+      .where('organization_id', '=', org.organizationId)
+      .execute();
+    expect((await me()).credits).toBe(before.credits + 2);
+    // The person's personal key, on the same row, gets its own answer.
+    expect((await t.request('GET', '/v0/user/basic-info', { key: u.apiKey })).json().key.kind).toBe('personal');
+    expect((await me()).key.kind).toBe('organization');
+  });
+
   it('shows a balance changed by another process on the same SQLite file within DATA_VERSION_EVERY_MS', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'roster-basic-info-'));
     const file = path.join(dir, 'roster.db');

@@ -143,7 +143,7 @@ const userWithBalanceQuery = (db: Conn) =>
     ])
     .where('u.id', '=', '?');
 
-type UserWithBalance = Awaited<ReturnType<ReturnType<typeof userWithBalanceQuery>['execute']>>[number];
+export type UserWithBalance = Awaited<ReturnType<ReturnType<typeof userWithBalanceQuery>['execute']>>[number];
 const userCache = cachePerDatabase<UserWithBalance | undefined>(accountsEpochOf);
 
 export async function findUserWithBalance(db: Conn, userId: string): Promise<UserWithBalance | undefined> {
