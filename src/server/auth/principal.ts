@@ -7,7 +7,7 @@ import { runPrepared } from '../db/prepared.ts';
 import { badRequest, forbidden, notFound, unauthorized } from '../http/errors.ts';
 import { hashApiKey, type KeyKind } from './keys.ts';
 import { recordKeyUse } from './last-used.ts';
-import { findLiveSession, type SessionRow } from './session-repository.ts';
+import { findLiveSession, type LiveSession, type SessionRow } from './session-repository.ts';
 
 /** What a request is signed in with: an API key of either kind, or a browser session (which acts as a personal key). */
 export type CallerKind = KeyKind | 'session';
@@ -150,6 +150,9 @@ export async function authenticate(db: Conn, header: string | undefined, now: Da
   return key.principal;
 }
 
+/** A session's principal, made once per read of its row (the session cache's), like a key's. */
+const sessionPrincipals = new WeakMap<LiveSession, Principal>();
+
 /**
  * Resolves a session cookie's value to a principal that acts as the person, like their personal key:
  * their personal space, account operations, and in an organization their current role there. An
@@ -159,19 +162,24 @@ export async function authenticateSession(db: Conn, rawId: string, now: Date): P
   const row = await findLiveSession(db, rawId, now);
   if (!row) throw unauthorized('Your session has ended. Sign in again.');
   if (row.disabled_at !== null) throw unauthorized(ACCOUNT_DISABLED);
-  return {
-    userId: row.user_id,
-    keyKind: 'session',
-    keyId: null,
-    keyPrefix: null,
-    session: row,
-    organizationId: null,
-    organizationName: null,
-    roleId: null,
-    roleName: null,
-    permissions: ALL,
-    isAdmin: row.is_admin === 1,
-  };
+  let principal = sessionPrincipals.get(row);
+  if (!principal) {
+    principal = Object.freeze({
+      userId: row.user_id,
+      keyKind: 'session',
+      keyId: null,
+      keyPrefix: null,
+      session: row,
+      organizationId: null,
+      organizationName: null,
+      roleId: null,
+      roleName: null,
+      permissions: ALL,
+      isAdmin: row.is_admin === 1,
+    });
+    sessionPrincipals.set(row, principal);
+  }
+  return principal;
 }
 
 const ORGANIZATION_ID = /^[1-9]\d{0,14}$/;

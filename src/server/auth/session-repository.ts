@@ -19,9 +19,27 @@ export interface SessionRow {
   expires_at: string;
 }
 
+type SessionTimes = Pick<SessionRow, 'last_used_at' | 'expires_at'>;
+
+/**
+ * A row's times in milliseconds, parsed once per row object: a cached row serves every request of its
+ * session, and parsing its two ISO strings on each was ~2 % of a cookie request's CPU.
+ */
+const parsedTimes = new WeakMap<SessionTimes, { lastUsedMs: number; idleExpiryMs: number }>();
+
+function timesOf(row: SessionTimes): { lastUsedMs: number; idleExpiryMs: number } {
+  let times = parsedTimes.get(row);
+  if (!times) {
+    const lastUsedMs = new Date(row.last_used_at).getTime();
+    times = { lastUsedMs, idleExpiryMs: Math.min(lastUsedMs + SESSION_IDLE_DAYS * DAY, new Date(row.expires_at).getTime()) };
+    parsedTimes.set(row, times);
+  }
+  return times;
+}
+
 /** When a session ends if it is not used again: idle expiry, never past the absolute one. */
-export function idleExpiryOf(row: Pick<SessionRow, 'last_used_at' | 'expires_at'>): Date {
-  return new Date(Math.min(new Date(row.last_used_at).getTime() + SESSION_IDLE_DAYS * DAY, new Date(row.expires_at).getTime()));
+export function idleExpiryOf(row: SessionTimes): Date {
+  return new Date(timesOf(row).idleExpiryMs);
 }
 
 /** Starts a session for the user; returns the raw id (the cookie's value: it exists nowhere else). */
@@ -62,7 +80,7 @@ export async function findLiveSession(db: Conn, rawId: string, now: Date): Promi
   const hash = hashApiKey(rawId);
   const row = await sessionCache(db).get(hash, async () => (await runPrepared(db, 'session', sessionLookup, [hash]))[0]);
   if (!row) return null;
-  if (idleExpiryOf(row).getTime() <= now.getTime()) {
+  if (timesOf(row).idleExpiryMs <= now.getTime()) {
     await deleteSession(db, row.id_hash);
     return null;
   }
@@ -71,7 +89,7 @@ export async function findLiveSession(db: Conn, rawId: string, now: Date): Promi
 
 /** Renews a session's idle expiry when its last write is a minute old; returns the row as it now is. */
 export async function touchSession(db: Conn, row: SessionRow, now: Date): Promise<{ row: SessionRow; renewed: boolean }> {
-  if (now.getTime() - new Date(row.last_used_at).getTime() < SESSION_TOUCH_MS) return { row, renewed: false };
+  if (now.getTime() - timesOf(row).lastUsedMs < SESSION_TOUCH_MS) return { row, renewed: false };
   const at = now.toISOString();
   await db.updateTable('sessions').set({ last_used_at: at }).where('id_hash', '=', row.id_hash).execute();
   return { row: { ...row, last_used_at: at }, renewed: true };

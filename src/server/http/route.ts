@@ -53,7 +53,8 @@ async function authenticateLimited(deps: Deps, req: FastifyRequest, reply: Fasti
     checkSameOrigin(req, deps.config);
     const { row, renewed } = await touchSession(deps.db, principal.session, deps.now());
     if (renewed) setSessionCookie(req, reply, deps.config, cookie!, (idleExpiryOf(row).getTime() - deps.now().getTime()) / 1000);
-    return { ...principal, session: row };
+    // The same principal while the session is not renewed (answers made for it are kept: users/routes.ts).
+    return renewed ? { ...principal, session: row } : principal;
   }
   await deps.rateLimiter.consume('key', String(principal.keyId), reply);
   return principal;

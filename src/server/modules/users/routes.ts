@@ -10,8 +10,9 @@ import { findUserWithBalance, type UserWithBalance } from './repository.ts';
 
 /**
  * The last answer made from a person's row, and for whom: sent again while the cache (users/repository.ts)
- * holds the same row and the caller is the same principal (a key's is shared until its row is read again,
- * auth/principal.ts) with the same balance. Building and serializing it anew was ~8 % of the request's CPU.
+ * holds the same row and the caller is the same principal (a key's or a session's is shared until its row is
+ * read again, auth/principal.ts) with the same balance. Building and serializing it anew was ~8 % of the
+ * request's CPU.
  */
 const lastAnswers = new WeakMap<UserWithBalance, { principal: Principal; credits: number; json: RawJson }>();
 
