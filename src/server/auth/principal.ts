@@ -91,8 +91,8 @@ function resolveKey(row: KeyRow | undefined): KeyResolution | undefined {
     if (!role || row.organization_id === null) return undefined;
     const principal: Principal = {
       userId: row.user_id,
-      keyId: row.key_id,
       keyKind: 'organization',
+      keyId: row.key_id,
       keyPrefix: row.prefix,
       session: null,
       organizationId: row.organization_id,
@@ -104,20 +104,13 @@ function resolveKey(row: KeyRow | undefined): KeyResolution | undefined {
     };
     return { principal: Object.freeze(principal), lastUsedMs };
   }
-  const principal: Principal = {
-    userId: row.user_id,
-    keyId: row.key_id,
-    keyKind: 'personal',
-    keyPrefix: row.prefix,
-    session: null,
-    organizationId: null,
-    organizationName: null,
-    roleId: null,
-    roleName: null,
-    permissions: ALL,
-    isAdmin: row.is_admin === 1,
-  };
-  return { principal: Object.freeze(principal), lastUsedMs };
+  const principal = personalPrincipal(row.user_id, row.is_admin === 1, { keyKind: 'personal', keyId: row.key_id, keyPrefix: row.prefix, session: null });
+  return { principal, lastUsedMs };
+}
+
+/** A principal acting as the person, in their personal space with every permission: a personal key's or a session's. */
+function personalPrincipal(userId: string, isAdmin: boolean, caller: Pick<Principal, 'keyKind' | 'keyId' | 'keyPrefix' | 'session'>): Principal {
+  return Object.freeze({ userId, ...caller, organizationId: null, organizationName: null, roleId: null, roleName: null, permissions: ALL, isAdmin });
 }
 
 /**
@@ -164,19 +157,7 @@ export async function authenticateSession(db: Conn, rawId: string, now: Date): P
   if (row.disabled_at !== null) throw unauthorized(ACCOUNT_DISABLED);
   let principal = sessionPrincipals.get(row);
   if (!principal) {
-    principal = Object.freeze({
-      userId: row.user_id,
-      keyKind: 'session',
-      keyId: null,
-      keyPrefix: null,
-      session: row,
-      organizationId: null,
-      organizationName: null,
-      roleId: null,
-      roleName: null,
-      permissions: ALL,
-      isAdmin: row.is_admin === 1,
-    });
+    principal = personalPrincipal(row.user_id, row.is_admin === 1, { keyKind: 'session', keyId: null, keyPrefix: null, session: row });
     sessionPrincipals.set(row, principal);
   }
   return principal;
