@@ -23,7 +23,8 @@ type SessionTimes = Pick<SessionRow, 'last_used_at' | 'expires_at'>;
 
 /**
  * A row's times in milliseconds, parsed once per row object: a cached row serves every request of its
- * session, and parsing its two ISO strings on each was ~2 % of a cookie request's CPU.
+ * session, which parsed its ISO strings three times (~0.7 % of the samples each in `perf`). With the session's
+ * principal made once too (auth/principal.ts), a cached cookie request went from 65 to 55 µs of CPU.
  */
 const parsedTimes = new WeakMap<SessionTimes, { lastUsedMs: number; idleExpiryMs: number }>();
 
