@@ -56,6 +56,21 @@ describe('X-Roster-Organization', () => {
     expect((await t.request('GET', '/v0/projects', { session })).statusCode).toBe(200);
   });
 
+  it('follows a role change and a renamed organization on the next request, though the same session asked a moment before', async () => {
+    const { t, person, org, session } = await world();
+    const me = async () => (await t.request('GET', '/v0/user/basic-info', { session, headers: inOrg(org.organizationId) })).json().key;
+    expect(await me()).toMatchObject({ role_name: 'Member', organization_name: 'Header Org' });
+    expect(await me()).toMatchObject({ role_name: 'Member' }); // kept: the same membership, the same session
+    const asOwner = (method: 'PATCH', url: string, json: unknown) => t.request(method, url, { key: org.ownerKey, json });
+    expect((await asOwner('PATCH', `/v0/organizations/${org.organizationId}/members/${person.userId}`, { role_id: ROLE_IDS.Viewer })).statusCode).toBe(200);
+    expect(await me()).toMatchObject({ role_name: 'Viewer' });
+    const write = await t.request('POST', '/v0/project', { session, headers: inOrg(org.organizationId), json: { name: 'as-viewer' } });
+    expect(write.statusCode).toBe(403);
+    // No endpoint renames an organization: as an instance administrator's tool would, on the database.
+    await t.db.updateTable('organizations').set({ name: 'Renamed Org' }).where('id', '=', org.organizationId).execute();
+    expect(await me()).toMatchObject({ role_name: 'Viewer', organization_name: 'Renamed Org' });
+  });
+
   it('answers 404 for an organization the person is not in, exactly as for one that does not exist', async () => {
     const { t, session, person } = await world();
     const stranger = await t.user();

@@ -121,6 +121,11 @@ function personalPrincipal(userId: string, isAdmin: boolean, caller: Pick<Princi
 const keyCache = cachePerDatabase<KeyResolution | undefined>(authEpochOf);
 const membershipCache = cachePerDatabase<MembershipRow | undefined>(authEpochOf);
 
+/** The person's membership of the organization (their role and its name), through the cache above. */
+function membershipOf(db: Conn, organizationId: number, userId: string): Promise<MembershipRow | undefined> {
+  return membershipCache(db).get(`${organizationId}:${userId}`, async () => (await runPrepared(db, 'org-membership', membershipLookup, [organizationId, userId]))[0]);
+}
+
 /**
  * What an organization key may do: the lesser of its own permissions (null: no limit of its own) and its
  * member's current role.
@@ -166,10 +171,18 @@ export async function authenticateSession(db: Conn, rawId: string, now: Date): P
 const ORGANIZATION_ID = /^[1-9]\d{0,14}$/;
 
 /**
+ * A principal acting in an organization, made once per caller's principal and membership row: both are
+ * shared until their rows are read again, so a workspace's requests share one principal too (and
+ * GET /v0/user/basic-info's kept answer serves them).
+ */
+const actingPrincipals = new WeakMap<MembershipRow, WeakMap<Principal, Principal>>();
+
+/**
  * The workspace a request names with X-Roster-Organization (shared/workspace-header.ts). A session or a
  * personal key then acts in that organization as an organization key of the person's current role would:
- * scope operations see its projects, assistants…, with the role's permissions. Membership is read on every
- * request, so a removed member is refused at once. Not a member (or no such organization) → 404. An
+ * scope operations see its projects, assistants…, with the role's permissions. Membership is read through
+ * the auth cache, which any write to memberships, organizations or users clears, so a removed member is
+ * refused at once (on another server: within the cache's bound, as a revoked key). Not a member (or no such organization) → 404. An
  * organization key may only name its own organization (it acts there anyway); any other is 404, as on
  * organization paths. Account operations still act on the person's account (it is the person calling).
  */
@@ -180,17 +193,24 @@ export async function actInOrganization(db: Conn, principal: Principal, header: 
     if (principal.organizationId !== organizationId) throw notFound('Organization not found.');
     return principal;
   }
-  const [row] = await runPrepared(db, 'org-membership', membershipLookup, [organizationId, principal.userId]);
+  const row = await membershipOf(db, organizationId, principal.userId);
   const role = row ? roleById(row.role_id) : undefined;
   if (!row || !role) throw notFound('Organization not found.');
-  return {
-    ...principal,
-    organizationId,
-    organizationName: row.name,
-    roleId: role.id,
-    roleName: role.name,
-    permissions: new Set(role.permissions),
-  };
+  let made = actingPrincipals.get(row);
+  if (!made) actingPrincipals.set(row, (made = new WeakMap()));
+  let acting = made.get(principal);
+  if (!acting) {
+    acting = Object.freeze({
+      ...principal,
+      organizationId,
+      organizationName: row.name,
+      roleId: role.id,
+      roleName: role.name,
+      permissions: new Set(role.permissions),
+    });
+    made.set(principal, acting);
+  }
+  return acting;
 }
 
 /** The organization an `organization` operation acts in, and the caller's role there. */
@@ -215,9 +235,7 @@ function requireKeyPermission(principal: Principal, permission: Permission): voi
  */
 async function requireOrgPermission(db: Conn, principal: Principal, organizationId: number, permission: Permission): Promise<OrganizationAccess> {
   if (principal.keyKind === 'organization' && principal.organizationId !== organizationId) throw notFound('Organization not found.');
-  const row = await membershipCache(db).get(`${organizationId}:${principal.userId}`, async () => {
-    return (await runPrepared(db, 'org-membership', membershipLookup, [organizationId, principal.userId]))[0];
-  });
+  const row = await membershipOf(db, organizationId, principal.userId);
   if (!row) throw notFound('Organization not found.');
   const role = roleById(row.role_id);
   const keyAllows = principal.keyKind !== 'organization' || principal.permissions.has(permission);
