@@ -39,6 +39,8 @@ export interface LoadResult {
   ratio?: number;
   /** With several rounds (bench/run.ts): the lowest and highest of the rounds' ratios. */
   ratioRange?: [number, number];
+  /** Each round's req/s and those of the bare route's runs around it (in the results file). */
+  rounds?: { requestsPerSec: number; referenceBefore: number; referenceAfter: number }[];
   peerRatio?: number;
   target?: number;
   peerTarget?: number;

@@ -23,8 +23,9 @@ const DURATION = Number(process.env.BENCH_SECONDS || 6);
 /**
  * This machine is a VM whose speed flips for seconds at a time (the same server, pinned or not, read 41 then
  * 85 µs of CPU per request, system time doubling too): a ratio of two runs taken a minute apart measured the
- * machine as much as the code. So each endpoint is measured in `BENCH_ROUNDS` rounds, each right after a run
- * of the reference, and its figures are the medians over the rounds (the ratio: of the rounds' ratios).
+ * machine as much as the code. So each endpoint is measured in `BENCH_ROUNDS` rounds, each between two runs
+ * of the reference, and its figures are the medians over the rounds (the ratio: of the rounds' ratios, each to
+ * the mean of the reference's runs before and after it).
  */
 const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS || 3));
 const ONLY = process.env.BENCH_ONLY;
@@ -169,6 +170,9 @@ async function main() {
   const skipped: string[] = [];
   const logs: LogsFigure[] = [];
   let peakRss = 0;
+  /** The peak of each part of the run, to tell which one sets the overall peak. */
+  const peakByPart: Record<string, number> = {};
+  let part = 'start-up';
   const cluster: { url: string; stop(): void } | null = ON_POSTGRES ? startCluster() : null;
   if (cluster) databaseEnv = { DATABASE_URL: cluster.url };
   console.log(`Database: ${cluster ? 'PostgreSQL (throwaway cluster, fsync off)' : 'SQLite (the embedded default)'}`);
@@ -189,7 +193,12 @@ async function main() {
     },
     'Roster is running',
   );
-  const memory = setInterval(() => (peakRss = Math.max(peakRss, rssMb(server))), 250);
+  const sampleMemory = () => {
+    const mb = rssMb(server);
+    peakRss = Math.max(peakRss, mb);
+    peakByPart[part] = Math.max(peakByPart[part] ?? 0, mb);
+  };
+  const memory = setInterval(sampleMemory, 250);
   const base = `http://127.0.0.1:${apiPort}`;
   const api = client(base, user.api_key);
   const headers = { authorization: `Bearer ${user.api_key}` };
@@ -198,8 +207,9 @@ async function main() {
 
   try {
     if (ONLY === undefined || ONLY === 'throughput') {
+      part = 'bare route and Python peer (server idle)';
       console.log(
-        `Reference: bare Fastify constant route (${loadTool}, ${CONNECTIONS} connections, ${DURATION}s each; every endpoint in ${ROUNDS} rounds, each after a run of the reference: medians)`,
+        `Reference: bare Fastify constant route (${loadTool}, ${CONNECTIONS} connections, ${DURATION}s each; every endpoint in ${ROUNDS} rounds, each between two runs of the reference: medians)`,
       );
       const reference = await start([path.join(root, 'bench/reference-server.mjs')], { PORT: String(refPort) }, 'reference ready');
       referenceRunning = reference;
@@ -285,6 +295,7 @@ async function main() {
         },
       ];
       for (const s of scenarios) {
+        part = s.name;
         try {
           await s.setup?.();
           const probe = await fetch(s.opts.url, { method: s.opts.method ?? 'GET', headers: s.opts.headers, body: s.opts.body?.replaceAll('{n}', 'probe') });
@@ -295,12 +306,18 @@ async function main() {
         }
         await load('warm-up', { ...s.opts, duration: 2 });
         const rounds: LoadResult[] = [];
+        const brackets: NonNullable<LoadResult['rounds']> = [];
+        // Each round is bracketed by the bare route, run just before and just after it: its ratio is to their
+        // mean, so a speed change of the machine during the round weighs on both sides.
+        let before = await measureReference();
         for (let i = 0; i < ROUNDS; i++) {
-          const ref = await measureReference();
           const run = await load(s.name, { ...s.opts, duration: DURATION, pid: server.pid });
-          rounds.push({ ...run, ratio: run.requestsPerSec / ref.requestsPerSec });
+          const after = await measureReference();
+          rounds.push({ ...run, ratio: run.requestsPerSec / ((before.requestsPerSec + after.requestsPerSec) / 2) });
+          brackets.push({ requestsPerSec: run.requestsPerSec, referenceBefore: before.requestsPerSec, referenceAfter: after.requestsPerSec });
+          before = after;
         }
-        const r = medianOf(s.name, rounds);
+        const r = { ...medianOf(s.name, rounds), rounds: brackets };
         r.target = s.target;
         r.met = (r.ratio ?? 0) >= s.target && r.p99 < P99_TARGET_MS && r.non2xx === 0;
         if (s.peerTarget !== undefined && peer) {
@@ -318,8 +335,12 @@ async function main() {
       loads.unshift(ref, ...(peer ? [peer] : []));
     }
 
-    if (ONLY === undefined || ONLY === 'scale') await scaleFigures(api, download(base, user.api_key), scale, skipped);
+    if (ONLY === undefined || ONLY === 'scale') {
+      part = 'scale';
+      await scaleFigures(api, download(base, user.api_key), scale, skipped);
+    }
     if (ONLY === undefined || ONLY === 'logs') {
+      part = 'logs';
       const reference = await start([path.join(root, 'bench/reference-server.mjs')], { PORT: String(refPort) }, 'reference ready');
       try {
         logs.push(...(await logsFigures({ api, base, key: user.api_key, refUrl: `http://127.0.0.1:${refPort}/`, rssMb: () => rssMb(server) })));
@@ -332,7 +353,7 @@ async function main() {
   } finally {
     if (referenceRunning) await stop(referenceRunning);
     clearInterval(memory);
-    peakRss = Math.max(peakRss, rssMb(server));
+    sampleMemory();
     await stop(server);
     cluster?.stop();
   }
@@ -357,7 +378,7 @@ async function main() {
       String(r.p50).padStart(7),
       String(r.p99).padStart(7),
       String(r.cpuUs ?? '').padStart(7),
-      (r.ratio?.toFixed(2) ?? '').padStart(6),
+      (r.ratio?.toFixed(3) ?? '').padStart(6),
       (r.ratioRange?.join('–') ?? '').padStart(10),
       (r.peerRatio === undefined ? '' : `${r.peerRatio}×`).padStart(8),
       goal,
@@ -375,7 +396,8 @@ async function main() {
       console.log(`${f.name.padEnd(66)} ${String(f.value).padStart(8)} ${f.unit}${goal}${f.note ? `  (${f.note})` : ''}`);
     }
   }
-  console.log(`\nserver peak RSS: ${peakRss} MB (target < 300 MB)${peakRss < 300 ? ' ok' : ' MISSED'}`);
+  console.log(`\nserver peak RSS: ${peakRss} MB (target < 300 MB)${peakRss < 300 ? ' ok' : ' MISSED'}; the peak of each part (its setup included):`);
+  for (const [name, mb] of Object.entries(peakByPart)) console.log(`  ${name.padEnd(46)} ${String(mb).padStart(5)} MB`);
   for (const s of skipped) console.log(`skipped: ${s}`);
   const outDir = path.join(root, 'bench/results');
   fs.mkdirSync(outDir, { recursive: true });
@@ -390,6 +412,7 @@ async function main() {
         duration: DURATION,
         cpus: os.cpus().length,
         peakRssMb: peakRss,
+        peakRssByPartMb: peakByPart,
         loads,
         scale,
         logs,
