@@ -226,6 +226,30 @@ try {
             : null,
   );
 
+  // 6b. A member acting in the organization's workspace (X-Roster-Organization) on B, removed on A: B keeps the
+  // membership between requests (auth/principal.ts) and drops it at the commit notification; 5 s is the bound.
+  const asGuestInOrgOnB = () => fetch(`${b}/v0/projects`, { headers: { authorization: `Bearer ${guest.api_key}`, 'x-roster-organization': String(orgId) } });
+  const inOrgBefore = await asGuestInOrgOnB();
+  await asGuestInOrgOnB(); // now kept on B
+  const removed = await call(a, owner.api_key, 'DELETE', `/v0/organizations/${orgId}/members/${guest.user_id}`);
+  const removedAt = Date.now();
+  let inOrgAfter = await asGuestInOrgOnB();
+  while (inOrgAfter.status === 200 && Date.now() - removedAt < 5_000) {
+    await new Promise((r) => setTimeout(r, 10));
+    inOrgAfter = await asGuestInOrgOnB();
+  }
+  console.log(`  (B refused the removed member ${Date.now() - removedAt} ms after the removal on A answered)`);
+  check(
+    "a member removed on A is refused on B in the organization's workspace (at the commit notification)",
+    inOrgBefore.status !== 200
+      ? `in the workspace on B before → ${inOrgBefore.status} ${await inOrgBefore.text()}`
+      : removed.status !== 204
+        ? `remove on A → ${removed.status} ${removed.raw}`
+        : inOrgAfter.status !== 404
+          ? `in the workspace on B after → ${inOrgAfter.status} ${await inOrgAfter.text()}`
+          : null,
+  );
+
   // 7. The logs API over two instances: logs written on A are read with a filter on B; increments of one
   // field sent to both at once all count (the atomic update locks the row in the shared database).
   const logger = await cli('user', 'create', '--email', 'logger@example.com');

@@ -182,9 +182,10 @@ const actingPrincipals = new WeakMap<MembershipRow, WeakMap<Principal, Principal
  * personal key then acts in that organization as an organization key of the person's current role would:
  * scope operations see its projects, assistants…, with the role's permissions. Membership is read through
  * the auth cache, which any write to memberships, organizations or users clears, so a removed member is
- * refused at once (on another server: within the cache's bound, as a revoked key). Not a member (or no such organization) → 404. An
- * organization key may only name its own organization (it acts there anyway); any other is 404, as on
- * organization paths. Account operations still act on the person's account (it is the person calling).
+ * refused at once (by another server: within the cache's bound, as a revoked key is). Not a member (or no
+ * such organization) → 404. An organization key may only name its own organization (it acts there anyway);
+ * any other is 404, as on organization paths. Account operations still act on the person's account (it is
+ * the person calling).
  */
 export async function actInOrganization(db: Conn, principal: Principal, header: string): Promise<Principal> {
   if (!ORGANIZATION_ID.test(header.trim())) throw badRequest('X-Roster-Organization must be the id of an organization you belong to (a positive whole number).');
