@@ -107,6 +107,21 @@ try {
     });
   const [a, b] = await Promise.all([start(0), start(1)]);
 
+  /**
+   * Asks B again every 10 ms while it still answers 200, for at most 5 s (the caches' bound should a
+   * notification be lost), and prints how long B took to refuse after the change on A answered.
+   */
+  const askUntilRefused = async (ask, who, change) => {
+    const from = Date.now();
+    let answer = await ask();
+    while (answer.status === 200 && Date.now() - from < 5_000) {
+      await new Promise((r) => setTimeout(r, 10));
+      answer = await ask();
+    }
+    console.log(`  (B refused ${who} ${Date.now() - from} ms after ${change} answered)`);
+    return answer;
+  };
+
   const call = async (base, key, method, url, json) => {
     const res = await fetch(base + url, {
       method,
@@ -206,13 +221,7 @@ try {
   const signOutOnA = await fetch(`${a}/v0/sessions/current`, { method: 'DELETE', headers: dashboard(a, cookie) });
   // B kept the session between requests: it drops it when the sign-out's commit notification arrives
   // (auth/session-repository.ts), within milliseconds; 5 s is the bound should a notification be lost.
-  const signedOutAt = Date.now();
-  let afterOnB = await fetch(`${b}/v0/user/basic-info`, { headers: { cookie } });
-  while (afterOnB.status === 200 && Date.now() - signedOutAt < 5_000) {
-    await new Promise((r) => setTimeout(r, 10));
-    afterOnB = await fetch(`${b}/v0/user/basic-info`, { headers: { cookie } });
-  }
-  console.log(`  (B refused the signed-out session ${Date.now() - signedOutAt} ms after the sign-out on A answered)`);
+  const afterOnB = await askUntilRefused(() => fetch(`${b}/v0/user/basic-info`, { headers: { cookie } }), 'the signed-out session', 'the sign-out on A');
   check(
     'a session signed in on A acts on B, and signing out on A ends it on B (at the commit notification)',
     signIn.status !== 201 || !cookie
@@ -232,13 +241,7 @@ try {
   const inOrgBefore = await asGuestInOrgOnB();
   await asGuestInOrgOnB(); // now kept on B
   const removed = await call(a, owner.api_key, 'DELETE', `/v0/organizations/${orgId}/members/${guest.user_id}`);
-  const removedAt = Date.now();
-  let inOrgAfter = await asGuestInOrgOnB();
-  while (inOrgAfter.status === 200 && Date.now() - removedAt < 5_000) {
-    await new Promise((r) => setTimeout(r, 10));
-    inOrgAfter = await asGuestInOrgOnB();
-  }
-  console.log(`  (B refused the removed member ${Date.now() - removedAt} ms after the removal on A answered)`);
+  const inOrgAfter = await askUntilRefused(asGuestInOrgOnB, 'the removed member', 'the removal on A');
   check(
     "a member removed on A is refused on B in the organization's workspace (at the commit notification)",
     inOrgBefore.status !== 200

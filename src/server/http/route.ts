@@ -54,7 +54,7 @@ async function authenticateLimited(deps: Deps, req: FastifyRequest, reply: Fasti
     const { row, renewed } = await touchSession(deps.db, principal.session, deps.now());
     if (renewed) setSessionCookie(req, reply, deps.config, cookie!, (idleExpiryOf(row).getTime() - deps.now().getTime()) / 1000);
     // The same principal while the session is not renewed (answers made for it are kept: users/routes.ts).
-    return renewed ? { ...principal, session: row } : principal;
+    return renewed ? Object.freeze({ ...principal, session: row }) : principal;
   }
   await deps.rateLimiter.consume('key', String(principal.keyId), reply);
   return principal;
