@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { CompiledQuery, Kysely, PostgresDialect, sql, SqliteDialect, type DatabaseConnection, type Transaction } from 'kysely';
+import { groupCommits } from './group-commit.ts';
 import { TableStatistics } from './table-statistics.ts';
 import { watchWrites, WriteEpoch, writesAccountTable, writesAuthTable, writesLogsTable, writesProjectTable, writesSessionTable } from './write-epoch.ts';
 import type { Database } from './types.ts';
@@ -42,8 +43,8 @@ const directReads = new WeakMap<Conn, DirectRead>();
 /**
  * SQLite only: the hot path's fixed reads (db/prepared.ts) run on the connection directly instead of through
  * Kysely's executor, whose connection lock, plugins and promise hops cost more than the read itself. Safe
- * only outside a transaction: Kysely holds SQLite's one connection for a whole transaction, and a read run
- * beside it would see that transaction's uncommitted rows, so then the answer is null and the read queues as
+ * only outside a transaction: Kysely holds SQLite's one connection for a whole transaction (a group of them:
+ * db/group-commit.ts), and a read run beside it would see that transaction's uncommitted rows, so then the answer is null and the read queues as
  * before. Between transactions, a synchronous read is simply ordered before whatever waits for the lock.
  */
 export function directReadOf(db: Conn): DirectRead | undefined {
@@ -186,6 +187,7 @@ export async function openDatabase(url: string): Promise<DbHandle> {
       },
     }),
   });
+  groupCommits(db);
   directReads.set(db, (text, parameters) => {
     if (sqlite.inTransaction) return null;
     const statement = sqlite.prepare(text);
