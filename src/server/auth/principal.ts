@@ -7,6 +7,7 @@ import { runPrepared } from '../db/prepared.ts';
 import { badRequest, forbidden, notFound, unauthorized } from '../http/errors.ts';
 import { hashApiKey, type KeyKind } from './keys.ts';
 import { recordKeyUse } from './last-used.ts';
+import { actorNamesOf, type ActorNames } from '../modules/audit/actor-names.ts';
 import { findLiveSession, type LiveSession, type SessionRow } from './session-repository.ts';
 
 /** What a request is signed in with: an API key of either kind, or a browser session (which acts as a personal key). */
@@ -30,6 +31,8 @@ export interface Principal {
   permissions: ReadonlySet<Permission>;
   /** An instance administrator (users.is_admin); what they may do as one needs a personal key or a session. */
   isAdmin: boolean;
+  /** How the audit log names the person and the key, read with them (no read per audited change). */
+  names: ActorNames;
 }
 
 /** What a disabled account's keys, sessions and sign-in links are answered. */
@@ -58,6 +61,10 @@ const keyLookup = (db: Conn) =>
       'o.name as organization_name',
       'u.is_admin',
       'u.disabled_at',
+      'u.first_name',
+      'u.last_name',
+      'u.email',
+      'k.name as key_name',
     ])
     .where('k.key_hash', '=', '?'); // unique: at most one row
 
@@ -85,6 +92,7 @@ function resolveKey(row: KeyRow | undefined): KeyResolution | undefined {
   if (!row || row.revoked_at !== null) return undefined;
   if (row.disabled_at !== null) return { refusal: ACCOUNT_DISABLED };
   const lastUsedMs = row.last_used_at === null ? null : new Date(row.last_used_at).getTime();
+  const names = actorNamesOf(row.user_id, row, { name: row.key_name, prefix: row.prefix });
   if (row.kind === 'organization') {
     // An org key whose membership is gone is dead even if revocation was missed.
     const role = row.role_id === null ? undefined : roleById(row.role_id);
@@ -101,15 +109,16 @@ function resolveKey(row: KeyRow | undefined): KeyResolution | undefined {
       roleName: role.name,
       permissions: keyPermissions(role.permissions, row.permissions),
       isAdmin: row.is_admin === 1,
+      names,
     };
     return { principal: Object.freeze(principal), lastUsedMs };
   }
-  const principal = personalPrincipal(row.user_id, row.is_admin === 1, { keyKind: 'personal', keyId: row.key_id, keyPrefix: row.prefix, session: null });
+  const principal = personalPrincipal(row.user_id, row.is_admin === 1, { keyKind: 'personal', keyId: row.key_id, keyPrefix: row.prefix, session: null, names });
   return { principal, lastUsedMs };
 }
 
 /** A principal acting as the person, in their personal space with every permission: a personal key's or a session's. */
-function personalPrincipal(userId: string, isAdmin: boolean, caller: Pick<Principal, 'keyKind' | 'keyId' | 'keyPrefix' | 'session'>): Principal {
+function personalPrincipal(userId: string, isAdmin: boolean, caller: Pick<Principal, 'keyKind' | 'keyId' | 'keyPrefix' | 'session' | 'names'>): Principal {
   return Object.freeze({ userId, ...caller, organizationId: null, organizationName: null, roleId: null, roleName: null, permissions: ALL, isAdmin });
 }
 
@@ -162,7 +171,8 @@ export async function authenticateSession(db: Conn, rawId: string, now: Date): P
   if (row.disabled_at !== null) throw unauthorized(ACCOUNT_DISABLED);
   let principal = sessionPrincipals.get(row);
   if (!principal) {
-    principal = personalPrincipal(row.user_id, row.is_admin === 1, { keyKind: 'session', keyId: null, keyPrefix: null, session: row });
+    const names = actorNamesOf(row.user_id, row, undefined);
+    principal = personalPrincipal(row.user_id, row.is_admin === 1, { keyKind: 'session', keyId: null, keyPrefix: null, session: row, names });
     sessionPrincipals.set(row, principal);
   }
   return principal;

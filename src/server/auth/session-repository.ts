@@ -68,11 +68,11 @@ const sessionLookup = (db: Conn) =>
   db
     .selectFrom('sessions as s')
     .innerJoin('users as u', 'u.id', 's.user_id')
-    .select(['s.id_hash', 's.user_id', 's.created_at', 's.last_used_at', 's.expires_at', 'u.is_admin', 'u.disabled_at'])
+    .select(['s.id_hash', 's.user_id', 's.created_at', 's.last_used_at', 's.expires_at', 'u.is_admin', 'u.disabled_at', 'u.first_name', 'u.last_name', 'u.email'])
     .where('s.id_hash', '=', '?');
 
-/** A live session with whether its person administers the instance, and whether their account is disabled. */
-export type LiveSession = SessionRow & { is_admin: number; disabled_at: string | null };
+/** A live session with whether its person administers the instance, whether their account is disabled, and their names. */
+export type LiveSession = SessionRow & { is_admin: number; disabled_at: string | null; first_name: string | null; last_name: string | null; email: string | null };
 
 const sessionCache = cachePerDatabase<LiveSession | undefined>(sessionsEpochOf);
 

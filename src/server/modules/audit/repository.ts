@@ -1,5 +1,6 @@
 import type { Conn } from '../../db/connection.ts';
 import { insertShape, runPrepared } from '../../db/prepared.ts';
+import { actorNamesOf, type ActorNames } from './actor-names.ts';
 import type { AuditEventTable } from './tables.ts';
 
 export type NewAuditRow = Omit<AuditEventTable, 'id'>;
@@ -32,10 +33,10 @@ const userNames = (db: Conn) => db.selectFrom('users').select(['first_name', 'la
 const keyNames = (db: Conn) => db.selectFrom('api_keys').select(['name', 'prefix']).where('id', '=', 0);
 
 /** The actor's name and the key's as they are now (captured into the row: later renames do not rewrite history). */
-export async function actorNames(tx: Conn, userId: string, keyId: number | null) {
+export async function readActorNames(tx: Conn, userId: string, keyId: number | null): Promise<ActorNames> {
   const [user] = await runPrepared(tx, 'actor-user', userNames, [userId]);
   const [key] = keyId === null ? [] : await runPrepared(tx, 'actor-key', keyNames, [keyId]);
-  return { user, key };
+  return actorNamesOf(userId, user, key);
 }
 
 export interface AuditPageQuery {

@@ -293,6 +293,30 @@ describe('the personal audit log', () => {
     expect(((await ok(await t.request('GET', '/v0/user/audit', { key: someone.apiKey }))) as { events: AuditEvent[] }).events).toEqual([]);
   });
 
+  it('names the actor as their rows read when they act: a person renamed in between, with a key or a session', async () => {
+    const t = await makeTestApp();
+    const me = await t.user({ first: 'Pat', last: 'Person' });
+    const session = await t.session(me);
+    const named = (await ok(await t.request('POST', '/v0/keys', { session, json: { name: 'Laptop' } }), 201)) as { id: number; api_key: string };
+    const create = (name: string, auth: { key: string } | { session: string }) => t.request('POST', '/v0/project', { ...auth, json: { name } });
+    await ok(await create('one', { key: named.api_key }));
+    await ok(await create('two', { session }));
+    await ok(await create('three', { key: me.apiKey }));
+    // No endpoint renames a person or a key: on the database, as an administrator's tool would.
+    await t.db.updateTable('users').set({ first_name: 'Robin', last_name: null }).where('id', '=', me.userId).execute();
+    await t.db.updateTable('api_keys').set({ name: 'Desktop' }).where('id', '=', named.id).execute();
+    await ok(await create('four', { key: named.api_key }));
+    await ok(await create('five', { session }));
+    const rows = await rowsOf(t, 'project.created');
+    expect(rows.map((r) => [r.target_label, r.actor_name, r.actor_key_name])).toEqual([
+      ['one', 'Pat Person', 'Laptop'],
+      ['two', 'Pat Person', null],
+      ['three', 'Pat Person', expect.stringMatching(/^rk_.*…$/)],
+      ['four', 'Robin', 'Desktop'],
+      ['five', 'Robin', null],
+    ]);
+  });
+
   it('refuses organization keys (403)', async () => {
     const t = await makeTestApp();
     const me = await t.user();
