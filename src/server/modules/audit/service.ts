@@ -33,7 +33,8 @@ function workspaceOf(input: AuditEventInput['workspace']): { organization_id: nu
 
 /**
  * Records one change in the caller's transaction, so that the log has it exactly when the change
- * committed. The actor's and key's names are captured now: the log reads the same after they change.
+ * committed. The actor's and key's names are captured now (a principal's as its rows were read: a rename drops
+ * it at once here, on another server within the auth cache's bound): the log reads the same after they change.
  */
 export async function recordAudit(tx: Conn, event: AuditEventInput): Promise<void> {
   const names = event.actor.names ?? (await readActorNames(tx, event.actor.userId, event.actor.keyId));
