@@ -21,7 +21,7 @@ interface Unit<DB> {
  * last leaves) that the next request writes again. SQLite's one connection runs transactions one after the
  * other anyway; now each runs inside a savepoint of a transaction that stays open until the event loop has
  * taken in what arrived meanwhile (one turn), and commits once for all of them. Measured (`npm run bench`):
- * POST /v0/project 5 039 req/s at ~200 µs of CPU each, against 1 909–2 564 at 320–530 µs; a transaction alone
+ * POST /v0/project 5 039 req/s at ~200 µs of CPU each, against 1 773–2 564 at 360–530 µs; a transaction alone
  * pays ~8 µs more (the savepoint and the turn), e.g. each entry of a logs write with `on_duplicate: skip`.
  *
  * What each caller sees is unchanged: its work either commits (its promise resolves after the COMMIT) or
