@@ -44,8 +44,9 @@ const directReads = new WeakMap<Conn, DirectRead>();
  * SQLite only: the hot path's fixed reads (db/prepared.ts) run on the connection directly instead of through
  * Kysely's executor, whose connection lock, plugins and promise hops cost more than the read itself. Safe
  * only outside a transaction: Kysely holds SQLite's one connection for a whole transaction (a group of them:
- * db/group-commit.ts), and a read run beside it would see that transaction's uncommitted rows, so then the answer is null and the read queues as
- * before. Between transactions, a synchronous read is simply ordered before whatever waits for the lock.
+ * db/group-commit.ts), and a read run beside it would see that transaction's uncommitted rows, so then the
+ * answer is null and the read queues as before. Between transactions, a synchronous read is simply ordered
+ * before whatever waits for the lock.
  */
 export function directReadOf(db: Conn): DirectRead | undefined {
   return directReads.get(db);

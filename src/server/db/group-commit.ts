@@ -74,16 +74,15 @@ export function groupCommits<DB>(db: Kysely<DB>): void {
     running = false;
   }
 
-  db.transaction = () => {
-    const builder = transaction();
-    builder.execute = <T>(work: (tx: Transaction<DB>) => Promise<T>) =>
-      new Promise<T>((resolve, reject) => {
-        queue.push({ work, resolve: resolve as (value: unknown) => void, reject });
-        if (!running) {
-          running = true;
-          void commitGroups();
-        }
-      });
-    return builder;
-  };
+  // One builder for every caller: only its `execute` is used, and it only queues the work.
+  const grouped = transaction();
+  grouped.execute = <T>(work: (tx: Transaction<DB>) => Promise<T>) =>
+    new Promise<T>((resolve, reject) => {
+      queue.push({ work, resolve: resolve as (value: unknown) => void, reject });
+      if (!running) {
+        running = true;
+        void commitGroups();
+      }
+    });
+  db.transaction = () => grouped;
 }
