@@ -2,6 +2,7 @@ import path from 'node:path';
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import { lightOperations } from './scripts/light-operations.ts';
+import { mantineUseId } from './scripts/mantine-use-id.ts';
 
 const api = `http://127.0.0.1:${process.env.PORT || 8080}`;
 
@@ -52,7 +53,9 @@ const compileHints: Plugin = {
 };
 
 const appBuild = defineConfig({
-  plugins: [lightOperations(), react(), checkoutFolderName, compileHints],
+  plugins: [lightOperations(), mantineUseId(), react(), checkoutFolderName, compileHints],
+  // The dev server pre-bundles @mantine/hooks: the same useId there.
+  optimizeDeps: { rolldownOptions: { plugins: [mantineUseId()] } },
   server: {
     port: 5173,
     proxy: { '/v0': api, '/docs': api },
