@@ -29,15 +29,20 @@ describe("Mantine's useId, replaced", () => {
     fs.writeFileSync(path.join(dir, 'index.html'), '<!doctype html><html><body><script type="module" src="/src/main.ts"></script></body></html>');
     fs.writeFileSync(path.join(dir, 'src/main.ts'), "import { useId } from '@mantine/hooks';\n(globalThis as Record<string, unknown>).useId = useId;\n");
     const outDir = path.join(dir, 'dist');
-    await build({ root: dir, configFile: path.join(root, 'vite.config.ts'), logLevel: 'silent', build: { outDir, minify: false } });
-    const code = fs
-      .readdirSync(path.join(outDir, 'assets'))
-      .filter((f) => f.endsWith('.js'))
-      .map((f) => fs.readFileSync(path.join(outDir, 'assets', f), 'utf8'))
-      .join('\n');
-    expect(code).toContain('/[^\\w-]/g');
-    // Mantine's swaps the id for a random one in a layout effect.
-    expect(code).not.toContain('setUuid');
+    try {
+      await build({ root: dir, configFile: path.join(root, 'vite.config.ts'), logLevel: 'silent', build: { outDir, minify: false } });
+      const code = fs
+        .readdirSync(path.join(outDir, 'assets'))
+        .filter((f) => f.endsWith('.js'))
+        .map((f) => fs.readFileSync(path.join(outDir, 'assets', f), 'utf8'))
+        .join('\n');
+      expect(code).toContain('/[^\\w-]/g');
+      // Mantine's swaps the id for a random one in a layout effect.
+      expect(code).not.toContain('setUuid');
+    } finally {
+      // The symbolic link goes, not the repository's node_modules it points to.
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   }, 60_000);
 
   it('gives each caller its own id, the same on every render, and keeps an id given', () => {
