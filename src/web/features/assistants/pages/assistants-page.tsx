@@ -16,7 +16,6 @@ import { voiceQueries } from '../../../data/voices.ts';
 import { accountQueries } from '../../../data/account.ts';
 import { hoursPerWeek, initials, isCappedAtLimit, matchesSearch, parallelTasks, spendingCapLabel, voiceName } from '../format.ts';
 import { useWorkspace } from '../../../lib/workspace.ts';
-import { workspacePath } from '../../../../shared/pages.ts';
 import type { Assistant, Voice } from '../../../../shared/assistants.ts';
 
 const COLUMNS = ['Assistant', 'About', 'Time zone', 'Voice', 'Weekly limit', 'Parallel tasks', 'Spending cap'];
@@ -59,15 +58,14 @@ const AssistantsTable = memo(function AssistantsTable({
   voices,
   search,
   limit,
-  organizationId,
 }: {
   list: Assistant[];
   voices: Voice[] | undefined;
   search: string;
   /** The account's monthly spending limit, in the personal workspace; undefined elsewhere or until known. */
   limit: number | null | undefined;
-  organizationId: number | null;
 }) {
+  const workspace = useWorkspace();
   const rows = list.map((a) => ({ a, voice: voiceName(a, voices) })).filter(({ a, voice }) => matchesSearch(a, search, voice));
   if (rows.length === 0) return <Text c="dimmed">No assistant matches “{search}”.</Text>;
   return (
@@ -86,7 +84,7 @@ const AssistantsTable = memo(function AssistantsTable({
                   {initials(a)}
                 </Avatar>
                 <div style={{ minWidth: 0 }}>
-                  <Anchor component={Link} to={workspacePath(organizationId, `/assistants/${a.agent_id}`)} fw={600}>
+                  <Anchor component={Link} to={workspace.path(`/assistants/${a.agent_id}`)} fw={600}>
                     {name}
                   </Anchor>
                   {a.email && (
@@ -166,7 +164,7 @@ export function AssistantsPage() {
       {(list) => (
         <Stack gap="md">
           <SearchInput label="Search assistants" placeholder="Name, about, e-mail, time zone, voice…" value={searchInput} onChange={setSearchInput} />
-          <AssistantsTable list={list} voices={voices} search={search} limit={personalLimit} organizationId={workspace.organizationId} />
+          <AssistantsTable list={list} voices={voices} search={search} limit={personalLimit} />
         </Stack>
       )}
     </QueryList>
