@@ -29,6 +29,10 @@ const DURATION = Number(process.env.BENCH_SECONDS || 6);
  */
 const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS || 3));
 const ONLY = process.env.BENCH_ONLY;
+/** `BENCH_ENDPOINTS=basic-info,projects`: only the endpoints whose name contains one of these (the reference and the peer still run). */
+const ENDPOINTS = process.env.BENCH_ENDPOINTS?.split(',')
+  .map((part) => part.trim())
+  .filter(Boolean);
 const P99_TARGET_MS = 25;
 const ON_POSTGRES = process.env.BENCH_DATABASE === 'postgres';
 /** Set by main() when the bench runs on PostgreSQL: the server and the CLI share it. */
@@ -294,7 +298,7 @@ async function main() {
           opts: { url: `${base}/v0/organizations/${org.organization_id}/invites`, headers: { authorization: `Bearer ${org.api_key}` } },
         },
       ];
-      for (const s of scenarios) {
+      for (const s of scenarios.filter((x) => !ENDPOINTS || ENDPOINTS.some((part) => x.name.includes(part)))) {
         part = s.name;
         try {
           await s.setup?.();
