@@ -298,7 +298,7 @@ async function main() {
           opts: { url: `${base}/v0/organizations/${org.organization_id}/invites`, headers: { authorization: `Bearer ${org.api_key}` } },
         },
       ];
-      for (const s of scenarios.filter((x) => !ENDPOINTS || ENDPOINTS.some((part) => x.name.includes(part)))) {
+      for (const s of scenarios.filter((x) => !ENDPOINTS?.length || ENDPOINTS.some((part) => x.name.includes(part)))) {
         part = s.name;
         try {
           await s.setup?.();
