@@ -48,9 +48,14 @@ describe('system and cross-cutting behaviour', () => {
     const t = await makeTestApp();
     const res = await t.request('GET', '/v0/health');
     expect(res.headers['x-content-type-options']).toBe('nosniff');
-    expect(res.headers['referrer-policy']).toBe('no-referrer');
+    expect(res.headers['x-frame-options']).toBe('DENY');
+    expect(res.headers['strict-transport-security']).toBe('max-age=31536000; includeSubDomains');
+    expect(res.headers['cross-origin-resource-policy']).toBe('same-site');
     // API answers load nothing: the strictest policy; the dashboard's own is checked with its hosting.
     expect(res.headers['content-security-policy']).toBe("default-src 'none'; frame-ancestors 'none'");
+    // Headers that only govern a page are left to pages.
+    expect(res.headers['referrer-policy']).toBeUndefined();
+    expect(res.headers['cross-origin-opener-policy']).toBeUndefined();
     expect(res.headers['cache-control']).toBe('no-store');
     expect(res.headers['x-request-id']).toBeTruthy();
     const failed = await t.request('GET', '/v0/user/basic-info');
@@ -60,6 +65,8 @@ describe('system and cross-cutting behaviour', () => {
     const docs = await t.request('GET', '/docs');
     expect(String(docs.headers['content-security-policy'])).toContain("script-src 'self'");
     expect(String(docs.headers['content-security-policy'])).toContain("frame-ancestors 'none'");
+    expect(docs.headers['referrer-policy']).toBe('no-referrer');
+    expect(docs.headers['cross-origin-opener-policy']).toBe('same-origin');
   });
 
   it('tolerates a trailing slash', async () => {
