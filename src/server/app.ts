@@ -4,7 +4,6 @@ import { constants as zlibConstants } from 'node:zlib';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import compress from '@fastify/compress';
 import fastifyStatic from '@fastify/static';
-import multipart from '@fastify/multipart';
 import type { Config } from './config.ts';
 import { preparePrivateDir } from './data-dir.ts';
 import { redactUrl } from './http/redact.ts';
@@ -156,13 +155,6 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     if (!spaIndex || (req.method !== 'GET' && req.method !== 'HEAD') || req.url.startsWith('/v0')) return undefined;
     if (!accept.includes('text/html')) return undefined;
     return sendPage(req, reply);
-  });
-
-  // Upload routes stream parts themselves (req.parts()) with per-route file size limits.
-  // Size limits are checked by the routes (truncated → 413 with their own message), not thrown here.
-  await app.register(multipart, {
-    throwFileSizeLimit: false,
-    limits: { fieldNameSize: 100, fieldSize: 64 * 1024, fields: 20, files: 1, parts: 25, headerPairs: 100 },
   });
 
   await registerModules(app);

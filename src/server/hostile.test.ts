@@ -275,11 +275,14 @@ describe('validation of JSON bodies', () => {
     ['form-encoded body', 415, { 'content-type': 'application/x-www-form-urlencoded' }, 'name=form'],
     ['JSON in latin-1 bytes', 415, { 'content-type': 'application/json; charset=latin1' }, '{"name": "latin"}'],
     ['no content type at all', 415, {}, '{"name": "untyped"}'],
+    // Multipart is parsed for the two upload routes only.
+    ['a multipart form', 415, { 'content-type': 'multipart/form-data; boundary=b' }, '--b\r\ncontent-disposition: form-data; name="name"\r\n\r\nformed\r\n--b--\r\n'],
   ];
   it.each(contentTypes)('%s → %i, nothing created', async (_name, status, headers, payload) => {
     const res = await raw('POST', '/v0/project', { authorization: `Bearer ${w.a.apiKey}`, ...headers }, payload);
     wellFormed(res);
     expect(res.statusCode, res.body).toBe(status);
+    expect(res.json().detail).toMatch(/Send the body as application\/json/);
     expect((await w.t.request('GET', '/v0/projects', { key: w.a.apiKey })).json()).not.toContain(payload.slice(10, 15));
   });
 

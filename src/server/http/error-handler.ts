@@ -64,7 +64,8 @@ export function installErrorHandling(app: FastifyInstance, fallback?: (req: Fast
       return reply.code(413).send({ detail: 'Request body is too large.' });
     }
     if (code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' || status === 415) {
-      return reply.code(415).send({ detail: `Unsupported content type: ${req.headers['content-type'] ?? 'none'}.` });
+      // Every body is JSON but an upload's (multipart/form-data, on the two upload routes only).
+      return reply.code(415).send({ detail: `Unsupported content type: ${req.headers['content-type'] ?? 'none'}. Send the body as application/json.` });
     }
     if (code === 'FST_ERR_RATE_LIMITED' || status === 429) {
       return reply.code(429).send({ detail: 'Too many requests. Wait before retrying.' });

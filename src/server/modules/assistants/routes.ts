@@ -20,7 +20,7 @@ import { route } from '../../http/route.ts';
 import { assistantsJson } from './repository.ts';
 import { photoUploads } from './photo-service.ts';
 import { createAssistant, getAssistant, removeAssistant, updateAssistantConfig } from './service.ts';
-import { readUpload, uploadCounter } from './uploads.ts';
+import { readUpload, registerMultipart, uploadCounter } from './uploads.ts';
 import { cloneVoice, deleteVoice, listVoices, seedPresetSamples } from './voice-service.ts';
 
 /** `{"info": …}` around JSON the database built (one assistant, or the list). */
@@ -63,31 +63,37 @@ export async function assistantsRoutes(app: FastifyInstance): Promise<void> {
     return infoJson(assistant);
   });
 
-  route(app, ops.uploadAssistantPhoto, ({ principal, req, idempotency }) =>
-    uploads.track(async () => {
-      const received = await readUpload(req, storage.tempDir, PhotoUploadFields, {
-        maxBytes: PHOTO_MAX_BYTES,
-        tooLarge: ASSISTANT_MESSAGES.photoTooLarge,
-        sniff: sniffPhotoType,
-        unsupported: `Unsupported image type. Upload one of: ${PHOTO_TYPES.join(', ')}.`,
-      });
-      return photos.upload(scopeOf(principal), received, idempotency);
-    }),
-  );
-
   route(app, voiceOps.listVoices, async ({ principal, deps }) => ({ info: await listVoices(deps, scopeOf(principal)) }));
 
-  route(app, voiceOps.cloneVoice, ({ principal, req, deps, idempotency }) =>
-    uploads.track(async () => {
-      const received = await readUpload(req, storage.tempDir, VoiceCloneFields, {
-        maxBytes: VOICE_SAMPLE_MAX_BYTES,
-        tooLarge: ASSISTANT_MESSAGES.voiceTooLarge,
-        sniff: sniffAudioType,
-        unsupported: `Unsupported audio type. Upload one of: ${AUDIO_TYPES.join(', ')}.`,
-      });
-      return cloneVoice(deps, req.log, scopeOf(principal), received, idempotency);
-    }),
-  );
+  // The two upload routes, with the multipart parser in their own scope: its hooks (a listener and two promises
+  // on every request) would otherwise run on every call of the API, and a multipart body sent to any other
+  // operation is 415 like any other type it does not take.
+  await app.register(async (scope) => {
+    await registerMultipart(scope);
+    route(scope, ops.uploadAssistantPhoto, ({ principal, req, idempotency }) =>
+      uploads.track(async () => {
+        const received = await readUpload(req, storage.tempDir, PhotoUploadFields, {
+          maxBytes: PHOTO_MAX_BYTES,
+          tooLarge: ASSISTANT_MESSAGES.photoTooLarge,
+          sniff: sniffPhotoType,
+          unsupported: `Unsupported image type. Upload one of: ${PHOTO_TYPES.join(', ')}.`,
+        });
+        return photos.upload(scopeOf(principal), received, idempotency);
+      }),
+    );
+
+    route(scope, voiceOps.cloneVoice, ({ principal, req, deps, idempotency }) =>
+      uploads.track(async () => {
+        const received = await readUpload(req, storage.tempDir, VoiceCloneFields, {
+          maxBytes: VOICE_SAMPLE_MAX_BYTES,
+          tooLarge: ASSISTANT_MESSAGES.voiceTooLarge,
+          sniff: sniffAudioType,
+          unsupported: `Unsupported audio type. Upload one of: ${AUDIO_TYPES.join(', ')}.`,
+        });
+        return cloneVoice(deps, req.log, scopeOf(principal), received, idempotency);
+      }),
+    );
+  });
 
   route(app, voiceOps.deleteVoice, async ({ principal, params, query, deps }) => {
     const refused = await deleteVoice(deps, scopeOf(principal), params.voice_id, query.provider);

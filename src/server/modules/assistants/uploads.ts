@@ -1,6 +1,6 @@
 import { finished } from 'node:stream/promises';
-import type { FastifyRequest } from 'fastify';
-import type { MultipartFile } from '@fastify/multipart';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import multipart, { type MultipartFile } from '@fastify/multipart';
 import type { z } from 'zod';
 import { badRequest, HttpError, invalid, payloadTooLarge, unsupportedMediaType } from '../../http/errors.ts';
 import { parseOr422 } from '../../http/validation.ts';
@@ -40,6 +40,17 @@ export function uploadCounter() {
       }
     },
   };
+}
+
+/**
+ * The multipart parser, for the upload routes' scope only. They stream parts themselves (req.parts()) with
+ * per-route file size limits, checked by readUpload (truncated → 413 with their own message), not thrown here.
+ */
+export async function registerMultipart(scope: FastifyInstance): Promise<void> {
+  await scope.register(multipart, {
+    throwFileSizeLimit: false,
+    limits: { fieldNameSize: 100, fieldSize: 64 * 1024, fields: 20, files: 1, parts: 25, headerPairs: 100 },
+  });
 }
 
 export interface UploadRules<T> {
