@@ -298,7 +298,10 @@ async function main() {
           opts: { url: `${base}/v0/organizations/${org.organization_id}/invites`, headers: { authorization: `Bearer ${org.api_key}` } },
         },
       ];
-      for (const s of scenarios.filter((x) => !ENDPOINTS?.length || ENDPOINTS.some((part) => x.name.includes(part)))) {
+      const selected = scenarios.filter((x) => !ENDPOINTS?.length || ENDPOINTS.some((part) => x.name.includes(part)));
+      // A misspelt filter would otherwise print an empty table after a minute of measuring the reference.
+      if (!selected.length) throw new Error(`BENCH_ENDPOINTS names none of: ${scenarios.map((x) => x.name).join(', ')}`);
+      for (const s of selected) {
         part = s.name;
         try {
           await s.setup?.();
