@@ -65,7 +65,9 @@ export function installErrorHandling(app: FastifyInstance, fallback?: (req: Fast
     }
     if (code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' || status === 415) {
       // Every body is JSON but an upload's (multipart/form-data, on the two upload routes only).
-      return reply.code(415).send({ detail: `Unsupported content type: ${req.headers['content-type'] ?? 'none'}. Send the body as application/json.` });
+      return reply
+        .code(415)
+        .send({ detail: `Unsupported content type: ${req.headers['content-type'] ?? 'none'}. Send the body as application/json (an upload as multipart/form-data).` });
     }
     if (code === 'FST_ERR_RATE_LIMITED' || status === 429) {
       return reply.code(429).send({ detail: 'Too many requests. Wait before retrying.' });

@@ -357,6 +357,14 @@ describe('assistants: photo upload and files', () => {
     expect(await t.db.selectFrom('stored_files').selectAll().execute()).toEqual([]);
   });
 
+  it('an upload sent as another type → 415 saying to send multipart/form-data', async () => {
+    const t = await makeTestApp();
+    const u = await t.user();
+    const res = await t.request('POST', '/v0/assistant/photo/upload', { key: u.apiKey, headers: { 'content-type': 'text/plain' }, payload: 'not a form' });
+    expect(res.statusCode).toBe(415);
+    expect(res.json().detail).toMatch(/an upload as multipart\/form-data/);
+  });
+
   it('5 MiB + 1 byte → 413; exactly 5 MiB is accepted; empty → 422; no file → 422', async () => {
     const t = await makeTestApp();
     const u = await t.user();

@@ -20,13 +20,27 @@ import { route } from '../../http/route.ts';
 import { assistantsJson } from './repository.ts';
 import { photoUploads } from './photo-service.ts';
 import { createAssistant, getAssistant, removeAssistant, updateAssistantConfig } from './service.ts';
-import { readUpload, registerMultipart, uploadCounter } from './uploads.ts';
+import { readUpload, registerMultipart, uploadCounter, type UploadRules } from './uploads.ts';
 import { cloneVoice, deleteVoice, listVoices, seedPresetSamples } from './voice-service.ts';
 
 /** `{"info": …}` around JSON the database built (one assistant, or the list). */
 const INFO_OPEN = Buffer.from('{"info":');
 const INFO_CLOSE = Buffer.from('}');
 const infoJson = (json: JsonText) => new RawJson(typeof json === 'string' ? `{"info":${json}}` : Buffer.concat([INFO_OPEN, json, INFO_CLOSE]));
+
+/** What each upload route accepts (uploads.ts checks it as the bytes arrive). */
+const PHOTO_UPLOAD: UploadRules<(typeof PHOTO_TYPES)[number]> = {
+  maxBytes: PHOTO_MAX_BYTES,
+  tooLarge: ASSISTANT_MESSAGES.photoTooLarge,
+  sniff: sniffPhotoType,
+  unsupported: `Unsupported image type. Upload one of: ${PHOTO_TYPES.join(', ')}.`,
+};
+const VOICE_UPLOAD: UploadRules<(typeof AUDIO_TYPES)[number]> = {
+  maxBytes: VOICE_SAMPLE_MAX_BYTES,
+  tooLarge: ASSISTANT_MESSAGES.voiceTooLarge,
+  sniff: sniffAudioType,
+  unsupported: `Unsupported audio type. Upload one of: ${AUDIO_TYPES.join(', ')}.`,
+};
 
 // Permissions are the operations' `access` (shared/operations/assistants.ts and voices.ts).
 export async function assistantsRoutes(app: FastifyInstance): Promise<void> {
@@ -71,27 +85,10 @@ export async function assistantsRoutes(app: FastifyInstance): Promise<void> {
   await app.register(async (scope) => {
     await registerMultipart(scope);
     route(scope, ops.uploadAssistantPhoto, ({ principal, req, idempotency }) =>
-      uploads.track(async () => {
-        const received = await readUpload(req, storage.tempDir, PhotoUploadFields, {
-          maxBytes: PHOTO_MAX_BYTES,
-          tooLarge: ASSISTANT_MESSAGES.photoTooLarge,
-          sniff: sniffPhotoType,
-          unsupported: `Unsupported image type. Upload one of: ${PHOTO_TYPES.join(', ')}.`,
-        });
-        return photos.upload(scopeOf(principal), received, idempotency);
-      }),
+      uploads.track(async () => photos.upload(scopeOf(principal), await readUpload(req, storage.tempDir, PhotoUploadFields, PHOTO_UPLOAD), idempotency)),
     );
-
     route(scope, voiceOps.cloneVoice, ({ principal, req, deps, idempotency }) =>
-      uploads.track(async () => {
-        const received = await readUpload(req, storage.tempDir, VoiceCloneFields, {
-          maxBytes: VOICE_SAMPLE_MAX_BYTES,
-          tooLarge: ASSISTANT_MESSAGES.voiceTooLarge,
-          sniff: sniffAudioType,
-          unsupported: `Unsupported audio type. Upload one of: ${AUDIO_TYPES.join(', ')}.`,
-        });
-        return cloneVoice(deps, req.log, scopeOf(principal), received, idempotency);
-      }),
+      uploads.track(async () => cloneVoice(deps, req.log, scopeOf(principal), await readUpload(req, storage.tempDir, VoiceCloneFields, VOICE_UPLOAD), idempotency)),
     );
   });
 
