@@ -15,7 +15,6 @@ import path from 'node:path';
 import { CONNECTIONS, load, loadTool, type LoadResult, type LoadSpec } from './load.ts';
 import { PEER_KEY, peerUnavailable, startPeer } from './peer.ts';
 import { logsFigures, type LogsFigure } from './logs.ts';
-// @ts-expect-error plain JavaScript module without types
 import { startCluster } from '../scripts/pg-cluster.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
