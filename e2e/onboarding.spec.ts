@@ -45,6 +45,10 @@ test.describe('onboarding by invitation', () => {
     await expect(page.getByRole('menuitem', { name: `${orgName} · Admin` })).toBeVisible();
     await expect(page.getByRole('menuitem', { name: 'Personal workspace' })).toBeVisible();
     await page.keyboard.press('Escape');
+    // Closed, its exit transition over (axe on a closing menu finds a role=menu without items), and the
+    // focus back on the button that opened it.
+    await expect(page.getByRole('menu')).toBeHidden();
+    await expect(page.getByRole('button', { name: /switch workspace/ })).toBeFocused();
     await checkA11y(page);
     if (shots) await page.screenshot({ path: `${shots}/invite-joined.png`, fullPage: true });
 

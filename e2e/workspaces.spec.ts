@@ -35,6 +35,7 @@ test.describe('workspaces', () => {
     await orgItem.click();
     await expect(page).toHaveURL((url) => url.pathname === orgHome);
     await expect(banner.getByText(`${orgName} · Member`)).toBeVisible();
+    await expect(page.getByRole('menu')).toBeHidden();
     await checkA11y(page);
 
     // Every link of the organization's workspace stays in it; its data is the organization's.
