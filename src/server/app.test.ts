@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { brotliCompressSync, brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { makeTestApp } from './testing/harness.ts';
 
@@ -136,6 +136,25 @@ describe('dashboard hosting', () => {
       const text = (encoding === 'br' ? brotliDecompressSync(res.rawPayload) : gunzipSync(res.rawPayload)).toString();
       expect(JSON.parse(text)).toEqual(plain.json());
     }
+  });
+
+  it('reads a JSON body sent compressed (Content-Encoding: gzip or br); an operation without a body ignores the header', async () => {
+    const t = await makeTestApp();
+    const u = await t.user();
+    for (const [encoding, compress] of [
+      ['gzip', gzipSync],
+      ['br', brotliCompressSync],
+    ] as const) {
+      const res = await t.request('POST', '/v0/project', {
+        key: u.apiKey,
+        headers: { 'content-type': 'application/json', 'content-encoding': encoding },
+        payload: compress(JSON.stringify({ name: `sent-${encoding}` })),
+      });
+      expect(res.statusCode, res.body).toBe(200);
+    }
+    const list = await t.request('GET', '/v0/projects', { key: u.apiKey, headers: { 'content-encoding': 'gzip' } });
+    expect(list.statusCode).toBe(200);
+    expect(list.json()).toEqual(['Starter', 'sent-gzip', 'sent-br']);
   });
 
   it('marks whether the browser sent a session cookie (not whether it is valid), so a signed-out tab need not ask', async () => {

@@ -99,6 +99,9 @@ export function route<O extends AnyOperation>(app: FastifyInstance, op: O, handl
     method: op.method,
     url: toFastifyPath(op.path),
     ...(op.bodyLimit ? { bodyLimit: op.bodyLimit } : {}),
+    // An operation that reads no body has none to inflate: without this, @fastify/compress runs its
+    // request-decompression hook on every call of it.
+    ...(op.body || op.multipart ? {} : { decompress: false as const }),
     handler: async (req, reply) => {
       const deps = app.deps;
       const principal = needsAuth ? await authenticateInWorkspace(deps, req, reply) : null;
