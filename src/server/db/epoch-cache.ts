@@ -7,7 +7,7 @@ const MAX_ENTRIES = 10_000;
 
 interface Entry<V> {
   value: V;
-  stamp: string;
+  stamp: number;
   at: number;
 }
 

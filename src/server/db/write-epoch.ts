@@ -39,12 +39,12 @@ export const writesProjectTable = (sql: string): boolean => WRITE_TO_PROJECT_TAB
 /**
  * Changes to a set of tables, as one number. In this process the statement that writes moves it (every
  * query goes through `watchWrites`); another process is seen through `external`: SQLite's data_version (moves
- * when another connection commits to the file) or, on PostgreSQL, the notifications the watched tables'
- * triggers send at commit (see db/change-listener.ts), counted into `notified`.
+ * when another connection commits to the file), or on PostgreSQL `notify`, called for the notifications the
+ * watched tables' triggers send at commit (see db/change-listener.ts).
  */
 export class WriteEpoch {
-  private local = 0;
-  notified = 0;
+  private version = 0;
+  private lastExternal = 0;
   constructor(
     /** Whether a statement writes one of the watched tables. */
     readonly writes: (sql: string) => boolean,
@@ -52,12 +52,23 @@ export class WriteEpoch {
   ) {}
 
   /** The current stamp; equal stamps mean none of the watched tables has changed in between. */
-  stamp(): string {
-    return `${this.local}:${this.notified}:${this.external()}`;
+  stamp(): number {
+    const external = this.external();
+    if (external !== this.lastExternal) {
+      this.lastExternal = external;
+      this.version++;
+    }
+    return this.version;
   }
 
+  /** A statement of this process wrote to the watched tables (or their transaction ended). */
   bump(): void {
-    this.local++;
+    this.version++;
+  }
+
+  /** Another server committed to the watched tables, or may have (its notifications were lost). */
+  notify(): void {
+    this.version++;
   }
 }
 
