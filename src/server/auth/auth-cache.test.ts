@@ -36,7 +36,7 @@ describe('what authentication caches', () => {
     expect(await cache.get('k', read)).toBe(2);
     now += EPOCH_CACHE_TTL_MS;
     expect(await cache.get('k', read)).toBe(3);
-    epoch.notify();
+    epoch.bump();
     expect(await cache.get('k', read)).toBe(4);
   });
 

@@ -18,7 +18,7 @@ export async function listenForChanges(url: string, epochs: Record<string, Write
     if (stopped) return;
     retry = setTimeout(() => {
       connect().catch(() => {
-        for (const epoch of all) epoch.notify();
+        for (const epoch of all) epoch.bump();
         schedule();
       });
     }, 1000);
@@ -26,11 +26,11 @@ export async function listenForChanges(url: string, epochs: Record<string, Write
   const connect = async () => {
     const next = new pg.Client({ connectionString: url });
     next.on('notification', (message) => {
-      for (const epoch of epochs[message.channel] ?? []) epoch.notify();
+      for (const epoch of epochs[message.channel] ?? []) epoch.bump();
     });
     next.on('error', (err) => {
       log.warn({ err }, 'change notifications lost; reconnecting (what this server keeps in memory is re-read within 5 s)');
-      for (const epoch of all) epoch.notify(); // what happened while disconnected is unknown: drop the caches
+      for (const epoch of all) epoch.bump(); // what happened while disconnected is unknown: drop the caches
       void next.end().catch(() => {});
       if (client === next) client = null;
       schedule();

@@ -38,9 +38,9 @@ export const writesProjectTable = (sql: string): boolean => WRITE_TO_PROJECT_TAB
 
 /**
  * Changes to a set of tables, as one number. In this process the statement that writes moves it (every
- * query goes through `watchWrites`); another process is seen through `external`: SQLite's data_version (moves
- * when another connection commits to the file), or on PostgreSQL `notify`, called for the notifications the
- * watched tables' triggers send at commit (see db/change-listener.ts).
+ * query goes through `watchWrites`). Another process is seen through `external`, SQLite's data_version (it
+ * moves when another connection commits to the file), or on PostgreSQL through the notifications the
+ * watched tables' triggers send at commit (db/change-listener.ts bumps the epoch for each).
  */
 export class WriteEpoch {
   private version = 0;
@@ -61,13 +61,11 @@ export class WriteEpoch {
     return this.version;
   }
 
-  /** A statement of this process wrote to the watched tables (or their transaction ended). */
+  /**
+   * The watched tables changed, or may have: a statement of this process wrote to them (or its transaction
+   * ended), another server notified a commit, or its notifications were lost.
+   */
   bump(): void {
-    this.version++;
-  }
-
-  /** Another server committed to the watched tables, or may have (its notifications were lost). */
-  notify(): void {
     this.version++;
   }
 }
