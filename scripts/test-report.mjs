@@ -46,7 +46,7 @@ export function playwrightFailures(suites, parents = []) {
           const result = (t.results ?? []).find((r) => r.status !== 'passed' && r.status !== 'skipped');
           const error = result?.errors?.[0] ?? result?.error;
           const at = error?.location;
-          const message = error?.message ?? (result ? `${result.status}` : undefined);
+          const message = error?.message ?? result?.status;
           return withReason(name, message, at ? `${path.basename(at.file)}:${at.line}` : undefined);
         }),
     );
