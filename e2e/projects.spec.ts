@@ -264,7 +264,13 @@ test.describe('projects, contexts and versions', () => {
     await page.getByLabel('Search context names').fill('RUN-39');
     await expect(page).toHaveURL(/search=RUN-39/);
     await expect(page.getByText('10 contexts containing “RUN-39”')).toBeVisible();
-    await page.getByText('Starts with').click();
+    // The match mode is a radio group: Tab reaches the chosen one, an arrow key chooses the other.
+    const modes = page.getByRole('radiogroup', { name: 'Match names' });
+    await expect(modes.getByRole('radio', { name: 'Contains' })).toBeChecked();
+    await page.keyboard.press('Tab');
+    await expect(modes.getByRole('radio', { name: 'Contains' })).toBeFocused();
+    await page.keyboard.press('ArrowRight');
+    await expect(modes.getByRole('radio', { name: 'Starts with' })).toBeChecked();
     await expect(page.getByText('0 contexts starting with “RUN-39”')).toBeVisible();
     await expect(page).toHaveURL(/prefix=RUN-39/);
     await page.getByLabel('Filter by name prefix').fill('batch-3/run-01');
