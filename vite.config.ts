@@ -92,4 +92,10 @@ const appBuild = defineConfig({
   },
 });
 
-export default defineConfig(({ isSsrBuild }) => (isSsrBuild ? frameBuild : appBuild));
+/**
+ * React Router's package exports only its development build (remix-run/react-router#12532), whose dev warnings
+ * build their messages on every render of the routes. Its production build is the same code without them.
+ */
+const productionReactRouter = { alias: { 'react-router': path.join(import.meta.dirname, 'node_modules/react-router/dist/production/index.mjs') } };
+
+export default defineConfig(({ command, isSsrBuild }) => (isSsrBuild ? frameBuild : command === 'build' ? { ...appBuild, resolve: productionReactRouter } : appBuild));
