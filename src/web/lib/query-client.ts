@@ -1,4 +1,5 @@
-import { QueryClient } from '@tanstack/react-query';
+import { QueryClient, timeoutManager } from '@tanstack/react-query';
+import { coalescedTimeouts } from './coalesced-timeouts.ts';
 import { ApiError } from './api-client.ts';
 import { sessionStore } from './session.ts';
 import { workspaceStore } from './workspace.ts';
@@ -13,6 +14,8 @@ function shouldRetry(failureCount: number, error: unknown): boolean {
 export const queryClient = createQueryClient();
 
 function createQueryClient(): QueryClient {
+  // Before any query exists: React Query's timers all go through one provider (lib/coalesced-timeouts.ts).
+  timeoutManager.setTimeoutProvider(coalescedTimeouts());
   const client = new QueryClient({
     defaultOptions: {
       queries: { retry: shouldRetry, staleTime: 15_000, refetchOnWindowFocus: true },
