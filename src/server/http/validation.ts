@@ -45,17 +45,39 @@ function unstorable(s: string): string | null {
  * by the JSON parser, so the walk is bounded.
  */
 export function findUnstorableText(value: unknown, path: (string | number)[] = []): ValidationIssue | null {
+  const found = firstUnstorable(value);
+  return found && { type: 'string_invalid', loc: [...path, ...found.loc.reverse()], msg: found.msg };
+}
+
+/**
+ * The walk of findUnstorableText, which every request with a body makes over all of it: it allocates
+ * nothing until it finds a string, then builds the path on the way out (innermost first). Copying the path
+ * and listing `[key, value]` pairs at every node was a quarter of what a batch of 10 000 logs allocated.
+ */
+function firstUnstorable(value: unknown): { loc: (string | number)[]; msg: string } | null {
   if (typeof value === 'string') {
     const msg = unstorable(value);
-    return msg ? { type: 'string_invalid', loc: path, msg } : null;
+    return msg ? { loc: [], msg } : null;
   }
   if (value === null || typeof value !== 'object') return null;
-  const entries: [string | number, unknown][] = Array.isArray(value) ? value.map((v, i) => [i, v]) : Object.entries(value);
-  for (const [key, child] of entries) {
-    const msg = typeof key === 'string' ? unstorable(key) : null;
-    if (msg) return { type: 'string_invalid', loc: [...path, key], msg: `Keys: ${msg}` };
-    const issue = findUnstorableText(child, [...path, key]);
-    if (issue) return issue;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const found = firstUnstorable(value[i]);
+      if (found) {
+        found.loc.push(i);
+        return found;
+      }
+    }
+    return null;
+  }
+  for (const key of Object.keys(value)) {
+    const msg = unstorable(key);
+    if (msg) return { loc: [key], msg: `Keys: ${msg}` };
+    const found = firstUnstorable((value as Record<string, unknown>)[key]);
+    if (found) {
+      found.loc.push(key);
+      return found;
+    }
   }
   return null;
 }
