@@ -7,6 +7,16 @@ export const text = (max: number) =>
     .max(max, `Must be at most ${max} characters.`)
     .refine((s) => !s.includes('\u0000'), 'Must not contain NUL characters.');
 
+/**
+ * Whether any string in a JSON value (a key or a value, at any depth) holds a NUL character. Not a search
+ * of the value's JSON text for `\u0000`: that also matches text that spells it (a backslash, then u0000).
+ */
+export function containsNul(value: unknown): boolean {
+  if (typeof value === 'string') return value.includes('\u0000');
+  if (value === null || typeof value !== 'object') return false;
+  return Object.entries(value).some(([key, child]) => key.includes('\u0000') || containsNul(child));
+}
+
 /** Trimmed, non-empty text. */
 export const name = (max: number) =>
   z

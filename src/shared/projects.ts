@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Timestamp, intId, opt, text } from './common.ts';
+import { Timestamp, containsNul, intId, opt, text } from './common.ts';
 
 /** A boolean in a query string: Python's clients send `True`/`False`; any case, or 1/0. */
 export const pythonBool = () =>
@@ -170,7 +170,7 @@ export const Entries = z
   .record(z.string().max(255, 'Column names must be at most 255 characters.'), z.unknown())
   .refine((e) => Object.keys(e).length <= MAX_ROW_COLUMNS, `A row may have at most ${MAX_ROW_COLUMNS} columns.`)
   .refine((e) => JSON.stringify(e).length <= 64 * 1024, 'A row must be at most 64 KB of JSON.')
-  .refine((e) => !JSON.stringify(e).includes('\\u0000'), 'Must not contain NUL characters.')
+  .refine((e) => !containsNul(e), 'Must not contain NUL characters.')
   .meta({ maxProperties: MAX_ROW_COLUMNS });
 
 export const LogSchema = z.object({ id: z.number().int(), entries: z.record(z.string(), z.unknown()), created_at: Timestamp, updated_at: Timestamp });

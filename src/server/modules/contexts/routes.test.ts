@@ -95,6 +95,19 @@ describe('contexts', () => {
     expect((await call('GET', '/v0/project/demo/contexts?prefix=b/')).json()).toEqual([{ ...runs, head_commit_hash: hash }]);
   });
 
+  it('keeps text that spells the escape for a NUL, and refuses a NUL, in a new row and an edit', async () => {
+    const t = await makeTestApp();
+    const { call, logs } = await setup(t);
+    const spelt = 'C:\\u0000\\logs';
+    const created = await call('POST', logs, { entries: [{ path: spelt }] });
+    expect(created.statusCode, created.body).toBe(200);
+    const [id] = created.json().ids;
+    expect((await call('PATCH', `${logs}/${id}`, { entries: { path: `${spelt}!` } })).statusCode).toBe(200);
+    expect((await call('GET', logs)).json().logs.map((r: { entries: unknown }) => r.entries)).toEqual([{ path: `${spelt}!` }]);
+    expect((await call('POST', logs, { entries: [{ path: 'a\u0000' }] })).statusCode).toBe(422);
+    expect((await call('PATCH', `${logs}/${id}`, { entries: { path: 'a\u0000' } })).statusCode).toBe(422);
+  });
+
   it('enforces unique keys (with types), refused duplicates and auto counting within a parent', async () => {
     const t = await makeTestApp();
     const { call, logs } = await setup(t, { name: 'runs', unique_keys: { run: 'int' }, allow_duplicates: false, auto_counting: { step: 'run', n: null } });

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import { FilterUnsupportedError, type CompareOp, type FilterNode, type NodeOf } from '../../../shared/logs-filter/index.ts';
+import { containsNul } from '../../../shared/common.ts';
 import type { Dialect } from '../../db/connection.ts';
 import * as j from './json-sql.ts';
 import { FALSE, TRUE, type JsonLoc, type PathStep, type Sql } from './json-sql.ts';
@@ -156,7 +157,7 @@ export class FilterCompiler {
   private literal(value: unknown, node: FilterNode): Val {
     const pg = this.dialect === 'postgres';
     // PostgreSQL's text and jsonb have no NUL character (and no stored log holds one).
-    if (JSON.stringify(value).includes('\\u0000')) throw new FilterUnsupportedError(node.start, 'a NUL character in a string');
+    if (containsNul(value)) throw new FilterUnsupportedError(node.start, 'a NUL character in a string');
     if (value === null) return { none: TRUE, literal: { value } };
     if (typeof value === 'number') return { num: pg ? sql`cast(${value} as numeric)` : sql`${value}`, none: FALSE, literal: { value } };
     if (typeof value === 'string') return { str: pg ? sql`cast(${value} as text)` : sql`${value}`, none: FALSE, literal: { value } };

@@ -124,6 +124,32 @@ describe('POST /v0/logs', () => {
     expect(skip.json().failed).toEqual([{ index: 1, error: expect.stringContaining('same unique key') }]);
   });
 
+  it('stores text that spells an escape verbatim and refuses a real NUL, in a single log, a batch and an update', async () => {
+    const t = await makeTestApp();
+    const { call, read } = await setup(t);
+    // Six characters: a backslash, then u0000 (a Windows path, a log of JSON escapes). Not a NUL.
+    const spelt = 'C:\\u0000\\logs';
+    const ok = await call('POST', '/v0/logs', { project_name: 'demo', context: 'nul', entries: [{ path: spelt }, { path: 'plain' }] });
+    expect(ok.statusCode, ok.body).toBe(200);
+    expect(ok.json().failed ?? []).toEqual([]);
+    const [first] = ok.json().log_event_ids;
+    expect((await call('PUT', '/v0/logs', { logs: [first], entries: { note: `${spelt}!` } })).statusCode).toBe(200);
+    expect((await read({ context: 'nul' })).logs.map((l: { entries: unknown }) => l.entries)).toEqual([{ path: 'plain' }, { path: spelt, note: `${spelt}!` }]);
+    // A filter may spell it too (\\ is the filter's escape for a backslash).
+    expect(await read({ context: 'nul', filter: "path == 'C:\\\\u0000\\\\logs'", return_ids_only: 'True' })).toEqual([first]);
+    // A NUL cannot be stored on PostgreSQL (jsonb): refused for the whole request, naming where it is.
+    for (const [method, body, loc] of [
+      ['POST', { project_name: 'demo', context: 'nul', entries: [{ a: 1 }, { b: 'x\u0000' }] }, ['body', 'entries', 1, 'b']],
+      ['POST', { project_name: 'demo', context: 'nul', entries: { ['k\u0000']: 1 } }, ['body', 'entries', 'k\u0000']],
+      ['PUT', { logs: [first], entries: { note: '\u0000' } }, ['body', 'entries', 'note']],
+    ] as const) {
+      const refused = await call(method, '/v0/logs', body);
+      expect(refused.statusCode, refused.body).toBe(422);
+      expect(refused.json().detail[0]).toMatchObject({ type: 'string_invalid', loc });
+    }
+    expect((await read({ context: 'nul' })).count).toBe(2);
+  });
+
   it('refuses an unknown project with 404 and oversized bodies with 413 before parsing', async () => {
     const t = await makeTestApp();
     const { call, u } = await setup(t);
