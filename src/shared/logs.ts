@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { opt, queryBool } from './common.ts';
+import { jsonObject, opt, queryBool } from './common.ts';
 import { ColumnTypeSchema, contextName } from './projects.ts';
 
 // Wire shapes of the logs API (/work/shared/design/logs-api.md §4), spoken by the platform's Python SDK.
@@ -59,7 +59,7 @@ export const LogContextRef = opt(
 );
 export type LogContextRefType = z.output<typeof LogContextRef>;
 
-const Entry = z.record(z.string(), z.unknown());
+const Entry = jsonObject();
 /** A request's entries: one log, or a batch. */
 const EntryOrBatch = z.union([Entry, z.array(Entry).max(100_000, 'At most 100 000 logs per request.')]);
 

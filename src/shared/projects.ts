@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Timestamp, containsNul, intId, opt, text } from './common.ts';
+import { Timestamp, containsNul, intId, jsonObject, opt, text } from './common.ts';
 
 /** A boolean in a query string: Python's clients send `True`/`False`; any case, or 1/0. */
 export const pythonBool = () =>
@@ -166,12 +166,12 @@ export const AddLogsInput = z.object({
 /** Columns one row may have: each becomes part of the context's column list that reads and tiles work with. */
 export const MAX_ROW_COLUMNS = 500;
 
-export const Entries = z
-  .record(z.string().max(255, 'Column names must be at most 255 characters.'), z.unknown())
+export const Entries = jsonObject()
   .refine((e) => Object.keys(e).length <= MAX_ROW_COLUMNS, `A row may have at most ${MAX_ROW_COLUMNS} columns.`)
+  .refine((e) => Object.keys(e).every((k) => k.length <= 255), 'Column names must be at most 255 characters.')
   .refine((e) => JSON.stringify(e).length <= 64 * 1024, 'A row must be at most 64 KB of JSON.')
   .refine((e) => !containsNul(e), 'Must not contain NUL characters.')
-  .meta({ maxProperties: MAX_ROW_COLUMNS });
+  .meta({ maxProperties: MAX_ROW_COLUMNS, propertyNames: { type: 'string', maxLength: 255 } });
 
 export const LogSchema = z.object({ id: z.number().int(), entries: z.record(z.string(), z.unknown()), created_at: Timestamp, updated_at: Timestamp });
 export type Log = z.infer<typeof LogSchema>;

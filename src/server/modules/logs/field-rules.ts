@@ -21,7 +21,8 @@ export async function applyFieldRules(tx: Conn, contextId: number, writes: RowWr
   const schema = new FieldSchema(await fieldsOf(tx, contextId));
   for (const [index, { current, entries }] of writes.entries()) {
     const where = writes.length > 1 ? ['body', 'entries', index] : ['body', 'entries'];
-    const changed: Record<string, unknown> = {};
+    // Without a prototype: a field named __proto__ is set like any other.
+    const changed = Object.create(null) as Record<string, unknown>;
     for (const [name, value] of Object.entries(entries)) {
       const before = current?.[name];
       if (current && JSON.stringify(before) === JSON.stringify(value)) continue;

@@ -102,8 +102,24 @@ describe('logs API, hostile callers', () => {
     const logs = (await call('GET', '/v0/logs?project_name=p&context=c')).json().logs;
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     expect(logs).toHaveLength(1);
+    // Stored and answered as sent (an object literal would set the prototype instead: compare with JSON's).
+    expect(logs[0].entries).toEqual(JSON.parse('{"__proto__":{"polluted":true},"constructor":1}'));
+    expect(Object.keys(logs[0].entries)).toEqual(['__proto__', 'constructor']);
     const fields = await call('GET', '/v0/logs/fields?project_name=p&context=c');
     expect(fields.statusCode).toBe(200);
+    expect(Object.keys(fields.json())).toEqual(expect.arrayContaining(['__proto__', 'constructor']));
+    // An update sets it like any other field; a row written by the row routes keeps it too.
+    const update = '{"logs":' + logs[0].id + ',"entries":{"__proto__":{"y":2}},"overwrite":true}';
+    const updated = await t.request('PUT', '/v0/logs', { key: u.apiKey, payload: update, headers: { 'content-type': 'application/json' } });
+    expect(updated.statusCode, updated.body).toBe(200);
+    expect((await call('GET', '/v0/logs?project_name=p&context=c')).json().logs[0].entries).toEqual(JSON.parse('{"__proto__":{"y":2},"constructor":1}'));
+    await call('POST', '/v0/project/p/contexts', { name: 'rows' });
+    const row = '{"entries":[{"__proto__":{"x":1},"b":2}]}';
+    expect(
+      (await t.request('POST', '/v0/project/p/contexts/rows/logs', { key: u.apiKey, payload: row, headers: { 'content-type': 'application/json' } })).statusCode,
+    ).toBe(200);
+    expect((await call('GET', '/v0/project/p/contexts/rows/logs')).json().logs[0].entries).toEqual(JSON.parse('{"__proto__":{"x":1},"b":2}'));
+    expect(Object.keys((await call('GET', '/v0/logs/fields?project_name=p&context=rows')).json())).toEqual(['__proto__', 'b']);
     expect((await call('GET', '/v0/logs/metric/count?project_name=p&context=c&key=constructor&group_by=constructor')).statusCode).toBe(200);
   });
 });

@@ -98,8 +98,9 @@ export function RowEditorModal({
   };
 
   const submit = async () => {
-    const entries: Record<string, unknown> = {};
-    const problems: Record<string, string> = {};
+    // Without prototypes: a column named __proto__ is set like any other.
+    const entries = Object.create(null) as Record<string, unknown>;
+    const problems = Object.create(null) as Record<string, string>;
     for (const f of fields) {
       const previous = row?.entries[f.column];
       if (f.text === '') {
@@ -130,7 +131,7 @@ export function RowEditorModal({
         return;
       }
       if (error instanceof ApiError && Object.keys(error.fieldErrors).length) {
-        const mapped: Record<string, string> = {};
+        const mapped = Object.create(null) as Record<string, string>;
         const rest: string[] = [];
         for (const [path, message] of Object.entries(error.fieldErrors)) {
           const column = path.replace(/^entries\.(\d+\.)?/, '');
