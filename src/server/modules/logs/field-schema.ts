@@ -6,11 +6,33 @@ import { fitsType, inferType, typeMismatch } from './field-types.ts';
 // The fields of one context while a write is checked: each entry is checked against the types known so
 // far (including those the batch's earlier entries introduced), and only entries that pass change them.
 
-const ExplicitTypes = z.record(
-  z.string(),
-  z.object({ type: FieldTypeSchema.optional(), mutable: z.boolean().optional(), unique: z.boolean().optional(), description: z.string().max(1000).optional() }),
-);
-export type ExplicitTypes = z.infer<typeof ExplicitTypes>;
+const ExplicitType = z.object({
+  type: FieldTypeSchema.optional(),
+  mutable: z.boolean().optional(),
+  unique: z.boolean().optional(),
+  description: z.string().max(1000).optional(),
+});
+/** `explicit_types` of an entry: its declarations by field name, in a map without a prototype. */
+export type ExplicitTypes = Record<string, z.infer<typeof ExplicitType>>;
+
+const NO_EXPLICIT_TYPES: ExplicitTypes = Object.freeze(Object.create(null) as ExplicitTypes);
+const explicitTypesError = (why: string) => `explicit_types must map field names to {type, mutable, unique, description}: ${why}`.trim();
+
+/**
+ * An entry's `explicit_types`, or why it is malformed. Each declaration is checked by zod, the map itself here:
+ * zod's record would drop the declaration of a field named __proto__ (a field like any other).
+ */
+function explicitTypesOf(value: unknown): ExplicitTypes | string {
+  if (value === undefined || value === null) return NO_EXPLICIT_TYPES;
+  if (typeof value !== 'object' || Array.isArray(value)) return explicitTypesError('Must be a JSON object.');
+  const types = Object.create(null) as ExplicitTypes;
+  for (const [name, declared] of Object.entries(value)) {
+    const parsed = ExplicitType.safeParse(declared);
+    if (!parsed.success) return explicitTypesError(parsed.error.issues[0]?.message ?? '');
+    types[name] = parsed.data;
+  }
+  return types;
+}
 
 /** Keys of a written entry that are instructions, never fields (logs-api.md §4.1). */
 export const PSEUDO_KEYS = ['explicit_types', 'infer_untyped_fields'] as const;
@@ -24,11 +46,11 @@ export interface SplitEntry {
 /** Separates the fields from the pseudo-keys; an error message when `explicit_types` is malformed. */
 export function splitEntry(entry: Record<string, unknown>): SplitEntry | string {
   const { explicit_types: explicit, infer_untyped_fields: infer, ...fields } = entry;
-  const parsed = ExplicitTypes.safeParse(explicit ?? {});
-  if (!parsed.success) return `explicit_types must map field names to {type, mutable, unique, description}: ${parsed.error.issues[0]?.message ?? ''}`.trim();
+  const types = explicitTypesOf(explicit);
+  if (typeof types === 'string') return types;
   // A NUL (which PostgreSQL's jsonb cannot hold) never gets here: route() refuses any in a body with a 422
   // that names it (http/validation.ts). Searching the JSON text for `\u0000` also refused the text that spells it.
-  return { fields, explicit: parsed.data, inferUntyped: infer === true };
+  return { fields, explicit: types, inferUntyped: infer === true };
 }
 
 export interface Field {
@@ -54,7 +76,7 @@ export class FieldSchema {
     const added: FieldChange[] = [];
     const updated: FieldChange[] = [];
     for (const [name, value] of Object.entries(entry.fields)) {
-      const explicit = entry.explicit[name] ?? {};
+      const explicit = Object.hasOwn(entry.explicit, name) ? entry.explicit[name]! : {};
       const known = this.fields.get(name);
       if (!known) {
         const type = explicit.type ?? inferType(value);

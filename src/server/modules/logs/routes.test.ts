@@ -124,6 +124,28 @@ describe('POST /v0/logs', () => {
     expect(skip.json().failed).toEqual([{ index: 1, error: expect.stringContaining('same unique key') }]);
   });
 
+  it('explicit_types declares each field by its name (constructor and __proto__ too); a malformed one fails its entry', async () => {
+    const t = await makeTestApp();
+    const { u, call } = await setup(t);
+    // JSON text: in an object literal, __proto__ would set the prototype instead of naming a field.
+    const payload = `{"project_name":"demo","context":"x","entries":[
+      {"a":1,"constructor":2.5,"__proto__":"p","explicit_types":{"a":{"type":"int","mutable":false},"constructor":{"type":"float","description":"c"},"__proto__":{"type":"str","description":"p"}}},
+      {"b":1,"explicit_types":{"b":{"type":"nonsense"}}},
+      {"c":1,"explicit_types":["c"]},
+      {"d":1,"explicit_types":{"d":{"mutable":"yes"}}}]}`;
+    const res = await t.request('POST', '/v0/logs', { key: u.apiKey, payload, headers: { 'content-type': 'application/json' } });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().log_event_ids).toHaveLength(1);
+    expect(res.json().failed).toEqual(
+      [1, 2, 3].map((index) => ({ index, error: expect.stringMatching(/^explicit_types must map field names to \{type, mutable, unique, description\}: ./) })),
+    );
+    const fields = (await call('GET', '/v0/logs/fields?project_name=demo&context=x')).json();
+    expect(Object.keys(fields)).toEqual(['a', 'constructor', '__proto__']);
+    expect(fields.a).toMatchObject({ data_type: 'int', mutable: false });
+    expect(fields.constructor).toMatchObject({ data_type: 'float', description: 'c' });
+    expect(fields['__proto__']).toMatchObject({ data_type: 'str', description: 'p' });
+  });
+
   it('stores text that spells an escape verbatim and refuses a real NUL, in a single log, a batch and an update', async () => {
     const t = await makeTestApp();
     const { call, read } = await setup(t);
