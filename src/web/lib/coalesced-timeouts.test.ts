@@ -57,6 +57,20 @@ describe('coalescedTimeouts', () => {
     expect(vi.getTimerCount()).toBe(0);
   });
 
+  it('never runs a timer that one due at the same wake-up cleared before it', () => {
+    const timers = coalescedTimeouts();
+    const ran: string[] = [];
+    let second = 0;
+    timers.setTimeout(() => {
+      ran.push('first');
+      timers.clearTimeout(second);
+    }, 100);
+    second = timers.setTimeout(() => ran.push('second'), 100);
+    timers.setTimeout(() => ran.push('third'), 100);
+    vi.advanceTimersByTime(100);
+    expect(ran).toEqual(['first', 'third']);
+  });
+
   it('takes a timer set by a running one, and a zero or negative delay as now', () => {
     const timers = coalescedTimeouts();
     const ran: string[] = [];

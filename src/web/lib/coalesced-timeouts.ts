@@ -26,19 +26,19 @@ export function coalescedTimeouts(): TimeoutProvider<number> {
   function fire() {
     armed = null;
     const now = performance.now();
-    const due: Pending[] = [];
+    const due: [number, Pending][] = [];
     let next = Infinity;
-    for (const [id, timer] of pending) {
-      if (timer.due <= now) {
-        due.push(timer);
-        pending.delete(id);
-      } else if (timer.due < next) next = timer.due;
+    for (const entry of pending) {
+      if (entry[1].due <= now) due.push(entry);
+      else if (entry[1].due < next) next = entry[1].due;
     }
     if (next !== Infinity) armFor(next);
-    // Earliest first, as separate platform timers would have run. One that throws does not keep the others
-    // from running; its error leaves this platform timer's callback afterwards, uncaught as it would have been.
+    // Earliest first, as separate platform timers would have run; each stays pending until its turn, so one
+    // cleared by a timer that ran before it is skipped. One that throws does not keep the others from
+    // running; its error leaves this platform timer's callback afterwards, uncaught as it would have been.
     const errors: unknown[] = [];
-    for (const timer of due.sort((a, b) => a.due - b.due)) {
+    for (const [id, timer] of due.sort((a, b) => a[1].due - b[1].due)) {
+      if (!pending.delete(id)) continue;
       try {
         timer.callback();
       } catch (error) {
