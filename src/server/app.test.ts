@@ -138,6 +138,59 @@ describe('dashboard hosting', () => {
     }
   });
 
+  it('compresses an answer of 1 KB or more as the client asks, with Vary; smaller ones, images and streams go as they are', async () => {
+    const dir = fakeBuild();
+    fs.writeFileSync(path.join(dir, 'index.html'), `<!doctype html><html lang="en"><title>Roster</title><div id="root">${'<p>x</p>'.repeat(200)}</div>`);
+    const t = await makeTestApp({ webDir: dir });
+    const u = await t.user();
+    const openapi = (acceptEncoding?: string) =>
+      t.request('GET', '/v0/openapi.json', { key: u.apiKey, headers: acceptEncoding === undefined ? {} : { 'accept-encoding': acceptEncoding } });
+
+    const plain = await openapi();
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.headers.vary).toBe('Accept-Encoding');
+    for (const [acceptEncoding, expected] of [
+      ['gzip, deflate, br, zstd', 'br'],
+      ['br;q=0, gzip', 'gzip'],
+      ['x-gzip', 'gzip'],
+      ['GZIP;q=0.5, br;q=0.4', 'gzip'],
+      ['*', 'br'],
+      ['identity', undefined],
+      ['deflate', undefined],
+      ['br;q=0, gzip;q=0', undefined],
+      ['', undefined],
+    ] as const) {
+      const res = await openapi(acceptEncoding);
+      expect(res.headers['content-encoding'], acceptEncoding).toBe(expected);
+      expect(res.headers.vary).toBe('Accept-Encoding');
+      const text = expected === 'br' ? brotliDecompressSync(res.rawPayload) : expected === 'gzip' ? gunzipSync(res.rawPayload) : res.rawPayload;
+      expect(Number(res.headers['content-length'])).toBe(res.rawPayload.length);
+      expect(text.equals(plain.rawPayload)).toBe(true);
+    }
+
+    // A small answer: as it is, and nothing varies.
+    const small = await t.request('GET', '/v0/user/basic-info', { key: u.apiKey, headers: { 'accept-encoding': 'br, gzip' } });
+    expect(small.rawPayload.length).toBeLessThan(1024);
+    expect(small.headers['content-encoding']).toBeUndefined();
+    expect(small.headers.vary).toBeUndefined();
+
+    // A page keeps its own Vary.
+    const page = await t.request('GET', '/projects', { headers: { accept: 'text/html', 'accept-encoding': 'gzip' } });
+    expect(page.headers['content-encoding']).toBe('gzip');
+    expect(page.headers.vary).toBe('Cookie, Accept-Encoding');
+    expect(gunzipSync(page.rawPayload).toString()).toContain('<p>x</p>');
+
+    // A stored file (a stream) goes as it is, whatever its bytes.
+    const storage = t.app.deps.storage;
+    const temp = path.join(storage.tempDir, 'compressible');
+    fs.writeFileSync(temp, 'a'.repeat(5000));
+    await storage.putFile('voices/compressible1.wav', temp, 'audio/wav');
+    const file = await t.request('GET', '/v0/files/voices/compressible1.wav', { headers: { 'accept-encoding': 'gzip' } });
+    expect(file.statusCode).toBe(200);
+    expect(file.headers['content-encoding']).toBeUndefined();
+    expect(file.rawPayload.toString()).toBe('a'.repeat(5000));
+  });
+
   it('reads a JSON body sent compressed (Content-Encoding: gzip or br); an operation without a body ignores the header', async () => {
     const t = await makeTestApp();
     const u = await t.user();

@@ -30,7 +30,7 @@ function parseRange(header: string | undefined, size: number): ByteRange | 'inva
  */
 export function filesRoutes(app: FastifyInstance): void {
   const storage = app.deps.storage;
-  app.get(`${FILES_PATH}*`, { compress: false }, async (req, reply) => {
+  app.get(`${FILES_PATH}*`, async (req, reply) => {
     const key = (req.params as { '*': string })['*'];
     if (!isStorageKey(key)) return reply.code(404).header('Cache-Control', 'no-store').send({ detail: 'File not found.' });
     const etag = `"${key.slice(key.lastIndexOf('/') + 1)}"`;
