@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { findUnstorableText } from './validation.ts';
+import { z } from 'zod';
+import type { HttpError } from './errors.ts';
+import { findUnstorableText, parseOr422 } from './validation.ts';
 
 describe('findUnstorableText', () => {
   it('finds nothing in storable JSON, however deep', () => {
@@ -37,5 +39,36 @@ describe('findUnstorableText', () => {
     const path: (string | number)[] = ['body'];
     findUnstorableText({ a: ['\u0000'] }, path);
     expect(path).toEqual(['body']);
+  });
+});
+
+describe('parseOr422', () => {
+  const issuesOf = (schema: z.ZodType, value: unknown) => {
+    try {
+      parseOr422(schema, value, 'body');
+    } catch (error) {
+      return (error as HttpError).detail;
+    }
+    throw new Error('parsed');
+  };
+
+  it("reports what the one option of a union that takes the value's type found, at its place", () => {
+    const ref = z.object({
+      context: z.union([
+        z.union([z.literal(''), z.string()]),
+        z.object({ name: z.string(), keys: z.union([z.record(z.string(), z.enum(['int', 'str'])), z.array(z.string())]) }),
+      ]),
+    });
+    expect(issuesOf(ref, { context: { name: 'c', keys: { a: 'float' } } })).toEqual([
+      { type: 'enum', loc: ['body', 'context', 'keys', 'a'], msg: 'Invalid option: expected one of "int"|"str"' },
+    ]);
+    expect(issuesOf(ref, { context: { keys: [] } })).toEqual([{ type: 'missing', loc: ['body', 'context', 'name'], msg: 'Field required' }]);
+  });
+
+  it('keeps "Invalid input" when no option, or more than one, takes the value', () => {
+    const either = z.object({ v: z.union([z.string(), z.object({ a: z.number() })]) });
+    expect(issuesOf(either, { v: 5 })).toEqual([{ type: 'invalid_union', loc: ['body', 'v'], msg: 'Invalid input' }]);
+    const twoObjects = z.object({ v: z.union([z.object({ a: z.number() }), z.object({ b: z.number() })]) });
+    expect(issuesOf(twoObjects, { v: {} })).toEqual([{ type: 'invalid_union', loc: ['body', 'v'], msg: 'Invalid input' }]);
   });
 });

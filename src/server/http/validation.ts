@@ -21,9 +21,32 @@ function issueMessage(issue: z.core.$ZodIssue): string {
   return issue.message;
 }
 
+/** Whether an issue refuses the whole value for its type alone (an object given where a string or '' goes). */
+function wrongType(issue: z.core.$ZodIssue): boolean {
+  if (issue.path.length > 0) return false;
+  if (issue.code === 'invalid_type') return true;
+  if (issue.code === 'invalid_value') return issue.values.every((v) => typeof v !== typeof issue.input);
+  return issue.code === 'invalid_union' && issue.errors.every(refusedByType);
+}
+
+/** Whether a union's option refused the value for its type alone. */
+const refusedByType = (issues: readonly z.core.$ZodIssue[]) => issues.every(wrongType);
+
+/**
+ * The issues to report for one zod issue. A union none of whose options took the value says only "Invalid
+ * input"; when a single option is of the value's type (the object form of `{"name": …} | "name"`, the map
+ * form of `{…} | […]`), what that option found is what the caller needs to fix, at its own place.
+ */
+function reported(issue: z.core.$ZodIssue): z.core.$ZodIssue[] {
+  if (issue.code !== 'invalid_union') return [issue];
+  const matching = issue.errors.filter((option) => !refusedByType(option));
+  if (matching.length !== 1) return [issue];
+  return matching[0]!.flatMap((inner) => reported({ ...inner, path: [...issue.path, ...inner.path] }));
+}
+
 /** Converts zod issues to FastAPI-style items: loc starts with where the value came from. */
 export function toValidationIssues(where: Location, error: z.ZodError): ValidationIssue[] {
-  return error.issues.map((issue) => ({
+  return error.issues.flatMap(reported).map((issue) => ({
     type: issueType(issue),
     loc: [where, ...issue.path.map((p) => (typeof p === 'symbol' ? String(p) : p))],
     msg: issueMessage(issue),
