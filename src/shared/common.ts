@@ -28,6 +28,20 @@ export const jsonObject = () =>
     .custom<Record<string, unknown>>((v) => typeof v === 'object' && v !== null && !Array.isArray(v), 'Must be a JSON object.')
     .meta({ type: 'object', additionalProperties: true });
 
+/**
+ * A map keyed by names the client chooses (fields, columns, aliases) that refuses a key named `__proto__` with a
+ * clear error: zod's record skips that key without a word, so the map would be used as if it had not been
+ * sent. (Entries keep such a field: jsonObject.) Wraps the map's whole schema, unions included, so the error is
+ * this one and not the union's.
+ */
+export const withoutProtoKey = <T extends z.ZodType>(schema: T) =>
+  z.preprocess((input, ctx) => {
+    if (typeof input === 'object' && input !== null && !Array.isArray(input) && Object.hasOwn(input, '__proto__')) {
+      ctx.addIssue({ code: 'custom', path: ['__proto__'], input, message: 'The name __proto__ is not accepted here; rename the field.' });
+    }
+    return input;
+  }, schema);
+
 /** Trimmed, non-empty text. */
 export const name = (max: number) =>
   z

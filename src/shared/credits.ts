@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { intId, opt, text } from './common.ts';
+import { intId, jsonObject, opt, text } from './common.ts';
 
 /** Extension GET /v0/credits: the balance of the key's scope (the user's, or the organization's). */
 export const CreditsSchema = z.object({ id: z.string(), credits: z.number() });
@@ -27,7 +27,7 @@ export const DeductCreditsInput = z.object({
   user_id: opt(text(100)),
   organization_id: opt(intId('organization_id')),
   description: opt(text(2000)),
-  detail: opt(z.record(z.string(), z.unknown(), { error: 'Must be a JSON object.' })),
+  detail: opt(jsonObject()),
 });
 export type DeductCredits = z.input<typeof DeductCreditsInput>;
 
@@ -63,4 +63,4 @@ export const SpendMemberParams = z.object({ organization_id: intId('organization
 
 /** POST /v0/user/spending-limit-reached: whatever object the caller reports, at most this many bytes. */
 export const SPENDING_NOTICE_MAX_BYTES = 16 * 1024;
-export const SpendingLimitReachedInput = z.record(z.string(), z.unknown(), { error: 'Must be a JSON object.' });
+export const SpendingLimitReachedInput = jsonObject();

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { opt } from './common.ts';
+import { jsonObject, opt, withoutProtoKey } from './common.ts';
 import { METRICS } from './logs.ts';
 import { contextName } from './projects.ts';
 
@@ -44,10 +44,12 @@ const joinShape = {
   mode: opt(z.enum(JOIN_MODES, { error: 'Must be inner, left, right or outer.' })).transform((m) => m ?? 'inner'),
   /** Null: every field of both; a list of `A.x`/`B.y` (output names x, y); or a mapping `"A.x"` → output name. */
   columns: opt(
-    z.union([
-      z.array(z.string().min(1).max(300)).max(500, 'At most 500 columns.'),
-      z.record(z.string().min(1).max(300), z.string().min(1, 'Must not be empty.').max(255, 'Must be at most 255 characters.')),
-    ]),
+    withoutProtoKey(
+      z.union([
+        z.array(z.string().min(1).max(300)).max(500, 'At most 500 columns.'),
+        z.record(z.string().min(1).max(300), z.string().min(1, 'Must not be empty.').max(255, 'Must be at most 255 characters.')),
+      ]),
+    ),
   ),
 };
 
@@ -57,7 +59,7 @@ export const JoinQueryBody = z.object({
   filter_expr: filterText(),
   filter: filterText(),
   /** JSON text `{"column": "ascending"}` (an object is accepted as well). */
-  sorting: opt(z.union([z.string().max(10_000), z.record(z.string(), z.string())])),
+  sorting: opt(withoutProtoKey(z.union([z.string().max(10_000), z.record(z.string(), z.string())]))),
   limit: opt(z.number().int('Must be an integer.').min(1, 'Must be at least 1.').max(1000, 'Must be at most 1000.')),
   offset: opt(z.number().int('Must be an integer.').min(0, 'Must be at least 0.')),
   group_by: opt(z.union([z.string().min(1).max(255), z.array(z.string().min(1).max(255)).min(1).max(10)])),
@@ -83,12 +85,14 @@ export const DerivedBody = z.object({
   context: opt(logContext()),
   key: z.string().min(1, 'Must not be empty.').max(255, 'Must be at most 255 characters.'),
   equation: z.string().trim().min(1, 'Must not be empty.').max(10_000, 'Must be at most 10 000 characters.'),
-  referenced_logs: z.record(
-    z
-      .string()
-      .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'An alias is a name of letters, digits and "_".')
-      .max(100),
-    z.union([z.array(z.number().int().min(1)).min(1, 'Name at least one log.').max(10_000, 'At most 10 000 ids.'), LogsSelection]),
+  referenced_logs: withoutProtoKey(
+    z.record(
+      z
+        .string()
+        .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'An alias is a name of letters, digits and "_".')
+        .max(100),
+      z.union([z.array(z.number().int().min(1)).min(1, 'Name at least one log.').max(10_000, 'At most 10 000 ids.'), LogsSelection]),
+    ),
   ),
   derived: opt(z.boolean()),
 });
@@ -135,14 +139,14 @@ export const FederatedResponse = z.object({
 export const ClaimBody = z.object({
   project: z.string().min(1, 'Must not be empty.'),
   context: opt(logContext()),
-  expect: z.record(z.string().min(1).max(255), z.unknown()).refine((e) => Object.keys(e).length <= 50, 'At most 50 fields.'),
-  updates: z.record(z.string().min(1).max(255), z.unknown()).refine((u) => Object.keys(u).length > 0, 'Give at least one field to set.'),
+  expect: withoutProtoKey(z.record(z.string().min(1).max(255), z.unknown()).refine((e) => Object.keys(e).length <= 50, 'At most 50 fields.')),
+  updates: withoutProtoKey(z.record(z.string().min(1).max(255), z.unknown()).refine((u) => Object.keys(u).length > 0, 'Give at least one field to set.')),
   limit: opt(z.number().int().min(1, 'Must be at least 1.').max(100, 'Must be at most 100.')),
 });
 export const ClaimResponse = z.object({ claimed: z.array(z.object({ id: z.number().int(), data: z.record(z.string(), z.unknown()) })), count: z.number().int() });
 
 /** The current release's routes this server does not carry out: their bodies are accepted as any object. */
-export const AnyObject = z.record(z.string(), z.unknown());
+export const AnyObject = jsonObject();
 
 // ---- Sync leases (logs-api.md §9) ----
 

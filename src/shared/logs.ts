@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { jsonObject, opt, queryBool } from './common.ts';
+import { jsonObject, opt, queryBool, withoutProtoKey } from './common.ts';
 import { ColumnTypeSchema, contextName } from './projects.ts';
 
 // Wire shapes of the logs API (/work/shared/design/logs-api.md §4), spoken by the platform's Python SDK.
@@ -52,8 +52,8 @@ export const LogContextRef = opt(
       description: opt(z.string().max(1000, 'Must be at most 1000 characters.')),
       is_versioned: opt(z.boolean()),
       allow_duplicates: opt(z.boolean()),
-      unique_keys: opt(z.union([z.record(z.string().min(1).max(255), ColumnTypeSchema), z.array(z.string().min(1).max(255)).max(20)])),
-      auto_counting: opt(z.record(z.string().min(1).max(255), z.string().min(1).max(255).nullable())),
+      unique_keys: opt(withoutProtoKey(z.union([z.record(z.string().min(1).max(255), ColumnTypeSchema), z.array(z.string().min(1).max(255)).max(20)]))),
+      auto_counting: opt(withoutProtoKey(z.record(z.string().min(1).max(255), z.string().min(1).max(255).nullable()))),
     }),
   ]),
 );
@@ -164,7 +164,7 @@ const fieldName = () => z.string().min(1, 'Field names must not be empty.').max(
 export const CreateFieldsBody = z.object({
   project_name: z.string().min(1, 'Must not be empty.'),
   context: opt(logContextName()),
-  fields: z.union([z.record(fieldName(), FieldDefinition), z.array(fieldName())]),
+  fields: withoutProtoKey(z.union([z.record(fieldName(), FieldDefinition), z.array(fieldName())])),
   backfill_logs: opt(z.boolean()),
 });
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Timestamp, containsNul, intId, jsonObject, opt, text } from './common.ts';
+import { Timestamp, containsNul, intId, jsonObject, opt, text, withoutProtoKey } from './common.ts';
 
 /** A boolean in a query string: Python's clients send `True`/`False`; any case, or 1/0. */
 export const pythonBool = () =>
@@ -105,9 +105,9 @@ export const ContextInput = z.object({
   is_versioned: opt(z.boolean()),
   allow_duplicates: opt(z.boolean()),
   /** `{column: type}`, or a list of column names (any scalar type). */
-  unique_keys: opt(z.union([z.record(columnName(), ColumnTypeSchema), z.array(columnName()).max(20, 'At most 20 unique key columns.')])),
+  unique_keys: opt(withoutProtoKey(z.union([z.record(columnName(), ColumnTypeSchema), z.array(columnName()).max(20, 'At most 20 unique key columns.')]))),
   /** `{column: parent column | null}`: a counter filled on insert, restarting within each parent value. */
-  auto_counting: opt(z.record(columnName(), columnName().nullable())),
+  auto_counting: opt(withoutProtoKey(z.record(columnName(), columnName().nullable()))),
   /** Kept and answered, not enforced (logs-api.md §6: enforcement is platform semantics the clients do not exercise). */
   foreign_keys: opt(z.array(ForeignKeyInput).max(50, 'At most 50 foreign keys.')),
   /** The current client release's owner of the context; kept and answered. */

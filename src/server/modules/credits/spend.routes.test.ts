@@ -176,6 +176,18 @@ describe('POST /v0/user/spending-limit-reached', () => {
     expect(audit.events[0]).toMatchObject({ action: 'spending_limit.reached', detail: notice, actor: { user_id: u.userId } });
   });
 
+  it('keeps every key of the object, __proto__ included', async () => {
+    const t = await makeTestApp();
+    const u = await t.user();
+    // JSON text: in an object literal, __proto__ would set the prototype instead of naming a key.
+    const notice = '{"limit":10,"__proto__":{"spent":12.5}}';
+    const res = await t.request('POST', '/v0/user/spending-limit-reached', { key: u.apiKey, payload: notice, headers: { 'content-type': 'application/json' } });
+    expect(res.statusCode, res.body).toBe(200);
+    const audit = (await get(t, u.apiKey, '/v0/user/audit')).json();
+    expect(audit.events[0].detail).toEqual(JSON.parse(notice));
+    expect(Object.keys(audit.events[0].detail)).toEqual(['limit', '__proto__']);
+  });
+
   it('goes to the organization’s log for an organization key', async () => {
     const t = await makeTestApp();
     const owner = await t.user();

@@ -122,4 +122,43 @@ describe('logs API, hostile callers', () => {
     expect(Object.keys((await call('GET', '/v0/logs/fields?project_name=p&context=rows')).json())).toEqual(['__proto__', 'b']);
     expect((await call('GET', '/v0/logs/metric/count?project_name=p&context=c&key=constructor&group_by=constructor')).statusCode).toBe(200);
   });
+
+  it('a map keyed by field names refuses __proto__ with a 422 that names it, rather than dropping it', async () => {
+    const t = await makeTestApp();
+    const u = await t.user();
+    const send = (method: 'POST' | 'PUT', url: string, body: string) =>
+      t.request(method, url, { key: u.apiKey, payload: body, headers: { 'content-type': 'application/json' } });
+    expect((await t.request('POST', '/v0/project', { key: u.apiKey, json: { name: 'p' } })).statusCode).toBe(200);
+    expect((await send('POST', '/v0/logs', '{"project_name":"p","context":"c","entries":{"a":1}}')).statusCode).toBe(200);
+    const fieldsOf = async () => (await t.request('GET', '/v0/logs/fields?project_name=p&context=c', { key: u.apiKey })).json();
+    const fieldsBefore = await fieldsOf();
+    const pair = '"pair_of_args":[{"context":"c"},{"context":"c"}],"join_expr":"A.a == B.a"';
+    // JSON text: in an object literal, __proto__ would set the prototype instead of naming a key.
+    const cases: [string, string, string[]][] = [
+      ['/v0/logs', '{"project_name":"p","context":{"name":"new","unique_keys":{"__proto__":"int"}},"entries":{"a":1}}', ['context', 'unique_keys']],
+      ['/v0/logs', '{"project_name":"p","context":{"name":"new","auto_counting":{"__proto__":null}},"entries":{"a":1}}', ['context', 'auto_counting']],
+      ['/v0/logs/fields', '{"project_name":"p","context":"c","fields":{"b":{"type":"int"},"__proto__":{"type":"str"}}}', ['fields']],
+      ['/v0/logs/claim', '{"project":"p","context":"c","expect":{"__proto__":1},"updates":{"a":2}}', ['expect']],
+      ['/v0/logs/claim', '{"project":"p","context":"c","expect":{"a":1},"updates":{"__proto__":2}}', ['updates']],
+      ['/v0/logs/derived', '{"project_name":"p","context":"c","key":"k","equation":"1","referenced_logs":{"__proto__":[1]}}', ['referenced_logs']],
+      ['/v0/logs/join_query', `{"project_name":"p",${pair},"sorting":{"__proto__":"ascending"}}`, ['sorting']],
+      ['/v0/logs/join_query', `{"project_name":"p",${pair},"columns":{"__proto__":"x"}}`, ['columns']],
+      ['/v0/project/p/contexts', '{"name":"rows","unique_keys":{"__proto__":"int"}}', ['unique_keys']],
+      ['/v0/project/p/contexts', '{"name":"rows","auto_counting":{"__proto__":null}}', ['auto_counting']],
+    ];
+    for (const [url, body, path] of cases) {
+      const res = await send('POST', url, body);
+      expect(res.statusCode, `${url} ${body} → ${res.body}`).toBe(422);
+      expect(res.json().detail, body).toContainEqual(
+        expect.objectContaining({ loc: ['body', ...path, '__proto__'], msg: 'The name __proto__ is not accepted here; rename the field.' }),
+      );
+    }
+    // Nothing was written by the refused calls.
+    const logs = (await t.request('GET', '/v0/logs?project_name=p&context=c', { key: u.apiKey })).json();
+    expect(logs.logs.map((l: { entries: unknown }) => l.entries)).toEqual([{ a: 1 }]);
+    expect(await fieldsOf()).toEqual(fieldsBefore);
+    const unmade = await t.request('GET', '/v0/logs?project_name=p&context=new', { key: u.apiKey });
+    expect(unmade.statusCode, unmade.body).toBe(404);
+    expect((await t.request('GET', '/v0/project/p/contexts', { key: u.apiKey })).json().map((c: { name: string }) => c.name)).not.toContain('rows');
+  });
 });
