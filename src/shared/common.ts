@@ -17,16 +17,16 @@ export function containsNul(value: unknown): boolean {
   return Object.entries(value).some(([key, child]) => key.includes('\u0000') || containsNul(child));
 }
 
+/** Whether a parsed JSON value is an object (not null, not an array). */
+export const isJsonObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
 /**
  * A JSON object of any fields, passed on as it came. zod's record would copy it key by key (a schema run and
  * two objects per field: ~1.3 KB of garbage per log of five fields) and drop a key named `__proto__`, which
  * here is a field like any other (JSON.parse makes it an own property; copies by spread or `Object.entries`
  * keep it one).
  */
-export const jsonObject = () =>
-  z
-    .custom<Record<string, unknown>>((v) => typeof v === 'object' && v !== null && !Array.isArray(v), 'Must be a JSON object.')
-    .meta({ type: 'object', additionalProperties: true });
+export const jsonObject = () => z.custom<Record<string, unknown>>(isJsonObject, 'Must be a JSON object.').meta({ type: 'object', additionalProperties: true });
 
 /**
  * A map keyed by names the client chooses (fields, columns, aliases) that refuses a key named `__proto__` with a
@@ -36,7 +36,7 @@ export const jsonObject = () =>
  */
 export const withoutProtoKey = <T extends z.ZodType>(schema: T) =>
   z.preprocess((input, ctx) => {
-    if (typeof input === 'object' && input !== null && !Array.isArray(input) && Object.hasOwn(input, '__proto__')) {
+    if (isJsonObject(input) && Object.hasOwn(input, '__proto__')) {
       ctx.addIssue({ code: 'custom', path: ['__proto__'], input, message: 'The name __proto__ is not accepted here; rename the field.' });
     }
     return input;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { name, opt, text, Timestamp } from './common.ts';
+import { isJsonObject, name, opt, text, Timestamp } from './common.ts';
 import type { ValidationIssue } from './errors.ts';
 import { MAX_FILTER_LENGTH } from './logs-filter/parser.ts';
 
@@ -239,7 +239,6 @@ const TABLE_KEYS = new Set(['table_type', 'column_order']);
 const PLOT_KEYS = new Set(['plot_type', 'x_axis', 'y_axis']);
 const POSITION_KEYS = ['x', 'y', 'width', 'height'] as const;
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const hasNul = (s: string) => s.includes('\u0000');
 
 /**
@@ -257,7 +256,7 @@ export function measureJson(value: unknown, maxChars: number, maxDepth: number):
       chars += 2 + v.length;
       if (chars > maxChars) return 'too_large';
       for (const item of v) stack.push({ v: item, d: d + 1 });
-    } else if (isObject(v)) {
+    } else if (isJsonObject(v)) {
       const keys = Object.keys(v);
       chars += 2;
       for (const k of keys) {
@@ -280,7 +279,7 @@ export function measureJson(value: unknown, maxChars: number, maxDepth: number):
 export function parseTemplate(raw: unknown, prefix: (string | number)[] = ['body', 'template']): ParseTemplateResult {
   const issues: ValidationIssue[] = [];
   const fail = (path: (string | number)[], msg: string, type = 'value_error') => issues.push({ type, loc: [...prefix, ...path], msg });
-  if (!isObject(raw)) {
+  if (!isJsonObject(raw)) {
     fail([], raw === undefined ? 'Field required' : 'Template must be a JSON object.', raw === undefined ? 'missing' : 'dict_type');
     return { ok: false, issues };
   }
@@ -309,7 +308,7 @@ export function parseTemplate(raw: unknown, prefix: (string | number)[] = ['body
   // position
   const position = { x: 0, y: 0, width: 0, height: 0 };
   if (raw.position === undefined || raw.position === null) fail(['position'], 'Field required', 'missing');
-  else if (!isObject(raw.position)) fail(['position'], 'Position must be an object with numeric x, y, width and height.', 'dict_type');
+  else if (!isJsonObject(raw.position)) fail(['position'], 'Position must be an object with numeric x, y, width and height.', 'dict_type');
   else {
     for (const k of POSITION_KEYS) {
       const v = raw.position[k];
@@ -322,7 +321,7 @@ export function parseTemplate(raw: unknown, prefix: (string | number)[] = ['body
   }
 
   // type
-  let type: TileType = isObject(raw.plot_tile) && !isObject(raw.table_tile) ? 'Plot' : 'Table';
+  let type: TileType = isJsonObject(raw.plot_tile) && !isJsonObject(raw.table_tile) ? 'Plot' : 'Table';
   if (raw.type !== undefined && raw.type !== null) {
     if (raw.type === 'Table' || raw.type === 'Plot') type = raw.type;
     else fail(['type'], "Must be 'Table' or 'Plot'.", 'enum');
@@ -349,7 +348,7 @@ export function parseTemplate(raw: unknown, prefix: (string | number)[] = ['body
   // table_tile
   let tableTile: ParsedTemplate['table_tile'] = null;
   if (raw.table_tile !== undefined && raw.table_tile !== null) {
-    if (!isObject(raw.table_tile)) fail(['table_tile'], 'table_tile must be an object.', 'dict_type');
+    if (!isJsonObject(raw.table_tile)) fail(['table_tile'], 'table_tile must be an object.', 'dict_type');
     else {
       const t = raw.table_tile;
       let tableType = 'default';
@@ -386,7 +385,7 @@ export function parseTemplate(raw: unknown, prefix: (string | number)[] = ['body
   // plot_tile
   let plotTile: ParsedTemplate['plot_tile'] = null;
   if (raw.plot_tile !== undefined && raw.plot_tile !== null) {
-    if (!isObject(raw.plot_tile)) fail(['plot_tile'], 'plot_tile must be an object.', 'dict_type');
+    if (!isJsonObject(raw.plot_tile)) fail(['plot_tile'], 'plot_tile must be an object.', 'dict_type');
     else {
       const p = raw.plot_tile;
       const field = (k: 'plot_type' | 'x_axis' | 'y_axis') => {

@@ -1,3 +1,4 @@
+import { isJsonObject } from '../../../shared/common.ts';
 import type { FieldType } from '../../../shared/logs.ts';
 
 // Field types of the logs API: inferred from the first value written, then checked on later writes
@@ -29,7 +30,7 @@ const FITS: Record<FieldType, (v: unknown) => boolean> = {
   time: (v) => typeof v === 'string' && ISO_TIME.test(v),
   // Seconds, or the ISO-8601 duration / Python str(timedelta) a client serialised it as.
   timedelta: (v) => typeof v === 'number' || typeof v === 'string',
-  dict: (v) => typeof v === 'object' && v !== null && !Array.isArray(v),
+  dict: isJsonObject,
   list: (v) => Array.isArray(v),
 };
 
