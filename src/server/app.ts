@@ -15,6 +15,7 @@ import { installCompression } from './http/compression.ts';
 import { installCors } from './http/cors.ts';
 import { createRateLimiter } from './http/rate-limit.ts';
 import { installSecurityHeaders } from './http/security-headers.ts';
+import { requestLogger } from './http/request-logger.ts';
 import { installJsonParser } from './http/json-parser.ts';
 import { loadSpaIndex } from './http/spa.ts';
 import type { RouteRegistry } from './http/route.ts';
@@ -60,6 +61,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       redact: { paths: ['req.headers.authorization', 'req.headers.cookie', 'headers.authorization', 'headers.cookie'], censor: '[redacted]' },
       ...(options.logStream ? { stream: options.logStream } : {}),
     },
+    childLoggerFactory: requestLogger,
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && /^[\w-]{1,64}$/.test(given) ? given : randomUUID();
