@@ -3,6 +3,8 @@ import type { Bindings, ChildLoggerOptions } from 'fastify/types/logger.js';
 
 type Level = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace';
 type LogArgs = Parameters<FastifyBaseLogger['info']>;
+/** Fastify's logger is pino, which answers whether a level is enabled. */
+type PinoLogger = FastifyBaseLogger & { isLevelEnabled(level: string): boolean };
 
 /**
  * A request's logger (`req.log`), made the first time the request logs at an enabled level. Fastify makes a
@@ -13,7 +15,7 @@ type LogArgs = Parameters<FastifyBaseLogger['info']>;
 class RequestLogger implements FastifyBaseLogger {
   #child: FastifyBaseLogger | undefined;
   constructor(
-    private readonly parent: FastifyBaseLogger & { isLevelEnabled(level: string): boolean },
+    private readonly parent: PinoLogger,
     private readonly bindings: Bindings,
   ) {}
 
@@ -63,5 +65,5 @@ class RequestLogger implements FastifyBaseLogger {
  */
 export function requestLogger(logger: FastifyBaseLogger, bindings: Bindings, options: ChildLoggerOptions): FastifyBaseLogger {
   if (options.level !== undefined || options.serializers !== undefined) return logger.child(bindings, options);
-  return new RequestLogger(logger as FastifyBaseLogger & { isLevelEnabled(level: string): boolean }, bindings);
+  return new RequestLogger(logger as PinoLogger, bindings);
 }
