@@ -58,8 +58,16 @@ export const JoinQueryBody = z.object({
   ...joinShape,
   filter_expr: filterText(),
   filter: filterText(),
-  /** JSON text `{"column": "ascending"}` (an object is accepted as well). */
-  sorting: opt(withoutProtoKey(z.union([z.string().max(10_000), z.record(z.string(), z.string())]))),
+  /**
+   * JSON text `{"column": "ascending"}`, or that object. The object is taken as it came (as the text is parsed),
+   * so a column named `__proto__` sorts like any other; its directions are checked where it is read.
+   */
+  sorting: opt(
+    z.union([
+      z.string().max(10_000, 'Must be at most 10 000 characters.'),
+      jsonObject().refine((o) => JSON.stringify(o).length <= 10_000, 'Must be at most 10 000 characters as JSON text.'),
+    ]),
+  ),
   limit: opt(z.number().int('Must be an integer.').min(1, 'Must be at least 1.').max(1000, 'Must be at most 1000.')),
   offset: opt(z.number().int('Must be an integer.').min(0, 'Must be at least 0.')),
   group_by: opt(z.union([z.string().min(1).max(255), z.array(z.string().min(1).max(255)).min(1).max(10)])),

@@ -121,6 +121,30 @@ describe('logs API, hostile callers', () => {
     expect((await call('GET', '/v0/project/p/contexts/rows/logs')).json().logs[0].entries).toEqual(JSON.parse('{"__proto__":{"x":1},"b":2}'));
     expect(Object.keys((await call('GET', '/v0/logs/fields?project_name=p&context=rows')).json())).toEqual(['__proto__', 'b']);
     expect((await call('GET', '/v0/logs/metric/count?project_name=p&context=c&key=constructor&group_by=constructor')).statusCode).toBe(200);
+    // Sorted by it: the read's sorting text, and a join's sorting as text or as the object.
+    for (const entries of ['{"__proto__":"a","n":1}', '{"__proto__":"b","n":2}']) {
+      const res = await t.request('POST', '/v0/logs', {
+        key: u.apiKey,
+        payload: `{"project_name":"p","context":"s","entries":${entries}}`,
+        headers: { 'content-type': 'application/json' },
+      });
+      expect(res.statusCode, res.body).toBe(200);
+    }
+    const sorting = '{"__proto__":"descending"}';
+    const read = await call('GET', `/v0/logs?${new URLSearchParams({ project_name: 'p', context: 's', sorting })}`);
+    expect(read.statusCode, read.body).toBe(200);
+    expect(read.json().logs.map((l: { entries: { n: number } }) => l.entries.n)).toEqual([2, 1]);
+    const pair = '"pair_of_args":[{"context":"s"},{"context":"s"}],"join_expr":"A.n == B.n","columns":["A.n","A.__proto__"]';
+    // JSON text: in an object literal, __proto__ would set the prototype instead of naming a key.
+    for (const given of [JSON.stringify(sorting), sorting]) {
+      const joined = await t.request('POST', '/v0/logs/join_query', {
+        key: u.apiKey,
+        payload: `{"project_name":"p",${pair},"sorting":${given}}`,
+        headers: { 'content-type': 'application/json' },
+      });
+      expect(joined.statusCode, `${given} → ${joined.body}`).toBe(200);
+      expect(joined.json().logs.map((l: { entries: { n: number } }) => l.entries.n)).toEqual([2, 1]);
+    }
   });
 
   it('a map keyed by field names refuses __proto__ with a 422 that names it, rather than dropping it', async () => {
@@ -141,7 +165,6 @@ describe('logs API, hostile callers', () => {
       ['/v0/logs/claim', '{"project":"p","context":"c","expect":{"__proto__":1},"updates":{"a":2}}', ['expect']],
       ['/v0/logs/claim', '{"project":"p","context":"c","expect":{"a":1},"updates":{"__proto__":2}}', ['updates']],
       ['/v0/logs/derived', '{"project_name":"p","context":"c","key":"k","equation":"1","referenced_logs":{"__proto__":[1]}}', ['referenced_logs']],
-      ['/v0/logs/join_query', `{"project_name":"p",${pair},"sorting":{"__proto__":"ascending"}}`, ['sorting']],
       ['/v0/logs/join_query', `{"project_name":"p",${pair},"columns":{"__proto__":"x"}}`, ['columns']],
       ['/v0/project/p/contexts', '{"name":"rows","unique_keys":{"__proto__":"int"}}', ['unique_keys']],
       ['/v0/project/p/contexts', '{"name":"rows","auto_counting":{"__proto__":null}}', ['auto_counting']],
