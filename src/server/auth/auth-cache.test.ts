@@ -52,6 +52,54 @@ describe('what authentication caches', () => {
     expect(await cache.get('k', async () => 'new')).toBe('new');
   });
 
+  it('keeps only what `keep` accepts, and at most its number of entries (the oldest goes first)', async () => {
+    const cache = new EpochCache<string>(new WriteEpoch(writesAuthTable), Date.now, 2);
+    let reads = 0;
+    const read = (value: string) => async () => (reads++, value);
+    const small = (value: string) => value.length <= 3;
+    expect(await cache.get('big', read('large'), small)).toBe('large');
+    expect(await cache.get('big', read('large'), small)).toBe('large');
+    expect(reads).toBe(2); // not kept
+    await cache.get('a', read('a'), small);
+    await cache.get('b', read('b'), small);
+    await cache.get('a', read('a'), small);
+    expect(reads).toBe(4);
+    await cache.get('c', read('c'), small); // a goes
+    await cache.get('b', read('b'), small);
+    expect(reads).toBe(5);
+    await cache.get('a', read('a'), small);
+    expect(reads).toBe(6);
+  });
+
+  it('lets callers that miss at once share one read, but not across a change', async () => {
+    const epoch = new WriteEpoch(writesAuthTable);
+    const cache = new EpochCache<number>(epoch);
+    let reads = 0;
+    let release = () => {};
+    const read = () => new Promise<number>((resolve) => (release = () => resolve(++reads)));
+    const first = cache.get('k', read);
+    const second = cache.get('k', read);
+    release();
+    expect(await Promise.all([first, second])).toEqual([1, 1]);
+    expect(reads).toBe(1);
+    epoch.bump();
+    const before = cache.get('k', read);
+    const releaseBefore = release;
+    epoch.bump(); // a write lands while that read runs: a caller from now on reads again
+    const after = cache.get('k', read);
+    releaseBefore();
+    release();
+    expect(await before).toBe(2);
+    expect(await after).toBe(3);
+    // A failed read fails its waiters too, and is not remembered.
+    epoch.bump();
+    const failing = cache.get('k', () => Promise.reject(new Error('down')));
+    await expect(Promise.all([failing, cache.get('k', read)])).rejects.toThrow('down');
+    const next = cache.get('k', read);
+    release();
+    expect(await next).toBe(4);
+  });
+
   it('a role change and a removal through the API are honoured on the very next request, though the key was cached', async () => {
     const t = await makeTestApp();
     const u = await t.user();

@@ -4,9 +4,9 @@ import type { CompiledQuery, DatabaseConnection } from 'kysely';
 // moves a database handle's epoch for those tables on; a cached entry is used only while the epoch it was
 // read at is still current. Five sets of tables are watched: what authentication reads (a key's principal,
 // a person's role in an organization), a session behind a cookie (kept apart: every session's renewal, once
-// a minute, would drop every cached key), what counts a context's logs (logs/repository.ts), a person's row
-// with their balance (GET /v0/user/basic-info, which the dashboard asks on every page) and the projects
-// (GET /v0/projects, the clients' most frequent call).
+// a minute, would drop every cached key), a context's logs (their counts and kept answers: logs/kept-reads.ts),
+// a person's row with their balance (GET /v0/user/basic-info, which the dashboard asks on every page) and the
+// projects (GET /v0/projects, the clients' most frequent call).
 const AUTH_TABLES = ['api_keys', 'memberships', 'organizations', 'users'];
 const SESSION_TABLES = ['sessions', 'users'];
 // organizations: its deletes cascade to billing accounts.
@@ -15,8 +15,8 @@ const ACCOUNT_TABLES = ['users', 'billing_accounts', 'organizations'];
 // keys and memberships go with it: nothing can ask for the list it had.
 const PROJECT_TABLES = ['projects'];
 // With the tables whose deletes cascade to a context's rows (a project, its owner), so that a context id
-// reused after such a delete never finds an old count.
-const LOGS_TABLES = ['context_rows', 'contexts', 'context_log_members', 'projects', 'users', 'organizations'];
+// reused after such a delete never finds an old count; and its derived fields, which shape a kept answer.
+const LOGS_TABLES = ['context_rows', 'contexts', 'context_log_members', 'log_derived_fields', 'projects', 'users', 'organizations'];
 
 const writeTo = (tables: readonly string[]) => new RegExp(`^\\s*(?:update|delete\\s+from|insert\\s+into)\\s+"?(?:${tables.join('|')})"?[\\s(]`, 'i');
 const WRITE_TO_AUTH_TABLE = writeTo(AUTH_TABLES);

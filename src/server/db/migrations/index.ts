@@ -29,6 +29,7 @@ import { projectsOrderIndexMigration } from './2026-11-28-04-projects-order-inde
 import { mailOutboxReferenceMigration } from './2026-11-30-01-mail-outbox-reference.ts';
 import { logsJsonbSqliteMigration } from './2026-11-29-01-logs-jsonb-sqlite.ts';
 import { cacheNotifyMigration } from './2026-12-01-01-cache-notify.ts';
+import { derivedFieldsNotifyMigration } from './2026-12-02-01-derived-fields-notify.ts';
 
 /** Every migration in order. Names are dates: append new ones, never edit or reorder landed ones. */
 export function allMigrations(dialect: Dialect): Record<string, Migration> {
@@ -62,5 +63,6 @@ export function allMigrations(dialect: Dialect): Record<string, Migration> {
     '2026-11-29-01-logs-jsonb-sqlite': logsJsonbSqliteMigration(dialect),
     '2026-11-30-01-mail-outbox-reference': mailOutboxReferenceMigration,
     '2026-12-01-01-cache-notify': cacheNotifyMigration(dialect),
+    '2026-12-02-01-derived-fields-notify': derivedFieldsNotifyMigration(dialect),
   };
 }

@@ -38,6 +38,7 @@ describe('the count of GET /v0/logs', () => {
       'delete from "contexts" where "id" = ?',
       'delete from "projects" where "id" = ?',
       'insert into context_log_members (context_id, row_id) values (?, ?)',
+      'insert into "log_derived_fields" ("context_id", "key", "equation") values (?, ?, ?)',
     ])
       expect(writesLogsTable(sql), sql).toBe(true);
     for (const sql of ['select count(*) from context_rows as r', 'insert into "context_fields" ("name") values (?)', 'update "commits" set x = 1'])

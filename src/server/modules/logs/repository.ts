@@ -1,11 +1,9 @@
-import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
 import type { FieldType } from '../../../shared/logs.ts';
-import { logsEpochOf, type Conn, type Dialect } from '../../db/connection.ts';
-import { EpochCache } from '../../db/epoch-cache.ts';
-import type { WriteEpoch } from '../../db/write-epoch.ts';
+import type { Conn, Dialect } from '../../db/connection.ts';
 import type { Sql } from './json-sql.ts';
 import { contextCondition, contextSelection } from '../contexts/repository.ts';
+import { keptWhileLogsUnchanged } from './kept-reads.ts';
 
 // SQL of the logs API. Logs are the rows of their context (context_rows); field definitions live in
 // context_fields. Filters arrive here already compiled (filter-sql.ts) into bound-parameter SQL.
@@ -305,23 +303,17 @@ export async function newerLogsSortFirst(db: Conn, condition: Sql, keys: Sql, le
   return (row?.by_num ?? row?.by_str) === true;
 }
 
-const countCaches = new WeakMap<WriteEpoch, EpochCache<number>>();
+const keptCount = keptWhileLogsUnchanged<number>();
 
 /**
  * How many logs pass `conditions`: a scan of the context (100–150 ms over 100 000 logs on SQLite), so a count
- * is kept while nothing has written a context's logs (db/write-epoch.ts; on SQLite, where another process's
- * commit moves the epoch too). The log explorer pages through one filter's matches: one count, not one per page.
+ * is kept while nothing has written a context's logs (kept-reads.ts). The log explorer pages through one
+ * filter's matches: one count, not one per page.
  */
 async function countLogs(db: Conn, conditions: Sql): Promise<number> {
   const query = sql<{ n: number | string }>`select count(*) as n from context_rows as r where ${conditions}`;
-  const read = async () => Number((await query.execute(db)).rows[0]?.n ?? 0);
-  const epoch = logsEpochOf(db);
-  if (!epoch) return read();
-  let cache = countCaches.get(epoch);
-  if (!cache) countCaches.set(epoch, (cache = new EpochCache<number>(epoch)));
   const compiled = query.compile(db);
-  const key = createHash('sha256').update(compiled.sql).update('\0').update(JSON.stringify(compiled.parameters)).digest('base64url');
-  return cache.get(key, read);
+  return keptCount(db, `${compiled.sql}\0${JSON.stringify(compiled.parameters)}`, async () => Number((await query.execute(db)).rows[0]?.n ?? 0));
 }
 
 export interface MetricQuery {

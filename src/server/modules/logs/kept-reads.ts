@@ -1,0 +1,21 @@
+import { hash } from 'node:crypto';
+import { logsEpochOf, type Conn } from '../../db/connection.ts';
+import { EpochCache } from '../../db/epoch-cache.ts';
+import type { WriteEpoch } from '../../db/write-epoch.ts';
+
+/**
+ * Reads of the logs kept while nothing writes the tables they are read from (db/write-epoch.ts, LOGS_TABLES):
+ * this process's writes drop them at once, another process's commit within DATA_VERSION_EVERY_MS on SQLite or
+ * at its notification on PostgreSQL (channel roster_logs), and nothing is kept past EPOCH_CACHE_TTL_MS. Inside
+ * a transaction nothing is kept. Keyed by a hash of `key` (a query's SQL and parameters can be long).
+ */
+export function keptWhileLogsUnchanged<V>(options: { maxEntries?: number; keep?: (value: V) => boolean } = {}) {
+  const caches = new WeakMap<WriteEpoch, EpochCache<V>>();
+  return (db: Conn, key: string, read: () => Promise<V>): Promise<V> => {
+    const epoch = logsEpochOf(db);
+    if (!epoch) return read();
+    let cache = caches.get(epoch);
+    if (!cache) caches.set(epoch, (cache = new EpochCache<V>(epoch, Date.now, options.maxEntries)));
+    return cache.get(hash('sha256', key, 'base64url'), read, options.keep);
+  };
+}
