@@ -5,7 +5,8 @@ import type { WriteEpoch } from './write-epoch.ts';
  * On PostgreSQL, listens on the channels the watched tables' triggers notify at commit (`roster_auth`:
  * migration 2026-11-25-10-auth-notify; `roster_logs`: 2026-11-28-03-logs-notify and
  * 2026-12-02-01-derived-fields-notify; `roster_accounts`, `roster_sessions`: 2026-12-01-01-cache-notify) and
- * moves the epochs each channel speaks for, so that every server drops what it cached. A lost connection is retried; meanwhile the caches' 5 s bound holds.
+ * moves the epochs each channel speaks for, so that every server drops what it cached. A lost connection is
+ * retried; meanwhile the caches' 5 s bound holds.
  */
 export async function listenForChanges(url: string, epochs: Record<string, WriteEpoch[]>, log: FastifyBaseLogger): Promise<() => Promise<void>> {
   const all = [...new Set(Object.values(epochs).flat())];
