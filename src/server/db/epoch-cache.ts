@@ -52,11 +52,11 @@ export class EpochCache<V> {
 }
 
 /** A cache per database for reads behind `epochOf(db)`, made on the database's first use: `cachePerDatabase(authEpochOf)(db).get(…)`. */
-export function cachePerDatabase<V>(epochOf: (db: Conn) => WriteEpoch): (db: Conn) => EpochCache<V> {
+export function cachePerDatabase<V>(epochOf: (db: Conn) => WriteEpoch, maxEntries?: number): (db: Conn) => EpochCache<V> {
   const caches = new WeakMap<Conn, EpochCache<V>>();
   return (db) => {
     let cache = caches.get(db);
-    if (!cache) caches.set(db, (cache = new EpochCache<V>(epochOf(db))));
+    if (!cache) caches.set(db, (cache = new EpochCache<V>(epochOf(db), Date.now, maxEntries)));
     return cache;
   };
 }

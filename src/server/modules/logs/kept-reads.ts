@@ -1,7 +1,6 @@
 import { hash } from 'node:crypto';
 import { logsEpochOf, type Conn } from '../../db/connection.ts';
-import { EpochCache } from '../../db/epoch-cache.ts';
-import type { WriteEpoch } from '../../db/write-epoch.ts';
+import { cachePerDatabase } from '../../db/epoch-cache.ts';
 
 /**
  * Reads of the logs kept while nothing writes the tables they are read from (db/write-epoch.ts, LOGS_TABLES):
@@ -10,12 +9,7 @@ import type { WriteEpoch } from '../../db/write-epoch.ts';
  * a transaction nothing is kept. Keyed by a hash of `key` (a query's SQL and parameters can be long).
  */
 export function keptWhileLogsUnchanged<V>(options: { maxEntries?: number; keep?: (value: V) => boolean } = {}) {
-  const caches = new WeakMap<WriteEpoch, EpochCache<V>>();
-  return (db: Conn, key: string, read: () => Promise<V>): Promise<V> => {
-    const epoch = logsEpochOf(db);
-    if (!epoch) return read();
-    let cache = caches.get(epoch);
-    if (!cache) caches.set(epoch, (cache = new EpochCache<V>(epoch, Date.now, options.maxEntries)));
-    return cache.get(hash('sha256', key, 'base64url'), read, options.keep);
-  };
+  const cacheOf = cachePerDatabase<V>((db) => logsEpochOf(db)!, options.maxEntries);
+  return (db: Conn, key: string, read: () => Promise<V>): Promise<V> =>
+    logsEpochOf(db) ? cacheOf(db).get(hash('sha256', key, 'base64url'), read, options.keep) : read();
 }

@@ -107,9 +107,10 @@ const keptAnswer = keptWhileLogsUnchanged<Answer>({ maxEntries: 256, keep: (answ
 
 /**
  * GET /v0/logs. The answer depends on the caller's scope, the query and the logs' tables only, so a plain read
- * (the logs as stored: no field selection, value limit, derived field or grouping) of up to 64 KB is kept
- * while nothing writes those tables (kept-reads.ts): a dashboard or a client asking the same page again is
- * answered without reading the context again (a filtered, sorted page of 20 of 10 000 logs: ~20 ms of SQLite).
+ * (the logs as stored: not ids only, no field selection, value limit, derived field or grouping) of up to
+ * 64 KB is kept while nothing writes those tables (kept-reads.ts): a dashboard or a client asking the same page
+ * again is answered without reading the context again (a filtered, sorted page of 20 of 10 000 logs: ~20 ms of
+ * SQLite).
  */
 export function readLogs(db: Conn, dialect: Dialect, scope: Scope, query: Query): Promise<Answer> {
   // zod's output lists the schema's fields in its own order: equal queries are equal text (at worst, a miss).
