@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import type { Config } from './config.ts';
@@ -45,6 +45,15 @@ export interface BuildOptions {
   logStream?: { write(line: string): void };
 }
 
+/**
+ * A request's id unless the client sent one: a random prefix per process and a count, unique across
+ * instances and restarts without drawing random bytes for every request (randomUUID was ~2.5 µs of a cached
+ * GET under load, in a CPU profile).
+ */
+const REQUEST_ID_PREFIX = randomBytes(6).toString('base64url');
+let requestCount = 0;
+const newRequestId = (): string => `${REQUEST_ID_PREFIX}-${(++requestCount).toString(36)}`;
+
 /** Builds the whole service. It never listens: main.ts opens the port, tests call app.inject(). */
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
   const dataDirWarning = preparePrivateDir(config.dataDir);
@@ -64,7 +73,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     childLoggerFactory: requestLogger,
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
-      return typeof given === 'string' && /^[\w-]{1,64}$/.test(given) ? given : randomUUID();
+      return typeof given === 'string' && /^[\w-]{1,64}$/.test(given) ? given : newRequestId();
     },
     bodyLimit: 2 * 1024 * 1024,
     trustProxy: config.trustProxy,

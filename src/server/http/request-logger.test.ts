@@ -55,6 +55,13 @@ describe('the request logger', () => {
       const mine = written.map((line) => JSON.parse(line)).filter((line) => line.reqId === 'trace-me-42');
       expect(mine.map((line) => line.msg)).toEqual(['incoming request', 'request completed']);
       expect(mine[1].res.statusCode).toBe(401);
+      // Without one of its own, each request gets its id, which its log lines carry.
+      const ids = await Promise.all([1, 2, 3].map(async () => (await app.inject({ method: 'GET', url: '/v0/user/basic-info' })).headers['x-request-id']));
+      expect(new Set(ids).size).toBe(3);
+      for (const id of ids) {
+        expect(id).toMatch(/^[\w-]{1,64}$/);
+        expect(written.map((line) => JSON.parse(line)).filter((line) => line.reqId === id)).toHaveLength(2);
+      }
     } finally {
       await app.close();
       fs.rmSync(dataDir, { recursive: true, force: true });
