@@ -15,10 +15,15 @@ const touchKey = (db: Conn) =>
 
 /**
  * Records that a key was used, coarsely: the key lookup already read when it last was (`lastUsedMs`), so a
- * key used within the last minute costs nothing more; otherwise one small UPDATE. Never a write per request.
+ * key used within the last minute costs nothing more (not even a promise); otherwise one small UPDATE. Never a
+ * write per request.
  */
-export async function recordKeyUse(db: Conn, keyId: number, lastUsedMs: number | null, now: Date): Promise<void> {
-  if (lastUsedMs !== null && now.getTime() - lastUsedMs < RESOLUTION_MS) return;
+export function recordKeyUse(db: Conn, keyId: number, lastUsedMs: number | null, now: Date): Promise<void> | undefined {
+  if (lastUsedMs !== null && now.getTime() - lastUsedMs < RESOLUTION_MS) return undefined;
+  return touch(db, keyId, now);
+}
+
+async function touch(db: Conn, keyId: number, now: Date): Promise<void> {
   const cutoff = new Date(now.getTime() - RESOLUTION_MS).toISOString();
   await runPrepared(db, 'touch-key', touchKey, [now.toISOString(), keyId, cutoff]);
 }

@@ -5,7 +5,7 @@ import { authEpochOf, type Conn } from '../db/connection.ts';
 import { cachePerDatabase } from '../db/epoch-cache.ts';
 import { runPrepared } from '../db/prepared.ts';
 import { badRequest, forbidden, notFound, unauthorized } from '../http/errors.ts';
-import { hashApiKey, type KeyKind } from './keys.ts';
+import { hashOnConnection, type KeyKind } from './keys.ts';
 import { recordKeyUse } from './last-used.ts';
 import { actorNamesOf, type ActorNames } from '../modules/audit/actor-names.ts';
 import { findLiveSession, type LiveSession, type SessionRow } from './session-repository.ts';
@@ -131,7 +131,7 @@ const keyCache = cachePerDatabase<KeyResolution | undefined>(authEpochOf);
 const membershipCache = cachePerDatabase<MembershipRow | undefined>(authEpochOf);
 
 /** The person's membership of the organization (their role and its name), through the cache above. */
-function membershipOf(db: Conn, organizationId: number, userId: string): Promise<MembershipRow | undefined> {
+function membershipOf(db: Conn, organizationId: number, userId: string): MembershipRow | undefined | Promise<MembershipRow | undefined> {
   return membershipCache(db).get(`${organizationId}:${userId}`, async () => (await runPrepared(db, 'org-membership', membershipLookup, [organizationId, userId]))[0]);
 }
 
@@ -145,11 +145,14 @@ export function keyPermissions(rolePermissions: readonly Permission[], own: stri
   return new Set(rolePermissions.filter((p) => allowed.has(p)));
 }
 
-/** Resolves the Authorization header to a principal, or throws the 401 semantics.md §1 names. Records the key's use (coarsely). */
-export async function authenticate(db: Conn, header: string | undefined, now: Date): Promise<Principal> {
+/**
+ * Resolves the Authorization header sent on `connection` to a principal, or throws the 401 semantics.md §1
+ * names. Records the key's use (coarsely).
+ */
+export async function authenticate(db: Conn, header: string | undefined, now: Date, connection: object): Promise<Principal> {
   const match = header ? BEARER.exec(header.trim()) : null;
   if (!match) throw unauthorized('Not authenticated');
-  const hash = hashApiKey(match[1]);
+  const hash = hashOnConnection(connection, match[1]);
   const key = await keyCache(db).get(hash, async () => resolveKey((await runPrepared(db, 'authenticate', keyLookup, [hash]))[0]));
   if (!key) throw unauthorized('Invalid API key.');
   if ('refusal' in key) throw unauthorized(key.refusal);
@@ -165,8 +168,8 @@ const sessionPrincipals = new WeakMap<LiveSession, Principal>();
  * their personal space, account operations, and in an organization their current role there. An
  * unknown or ended session is a 401 (the route clears the cookie).
  */
-export async function authenticateSession(db: Conn, rawId: string, now: Date): Promise<Principal> {
-  const row = await findLiveSession(db, rawId, now);
+export async function authenticateSession(db: Conn, rawId: string, now: Date, connection: object): Promise<Principal> {
+  const row = await findLiveSession(db, hashOnConnection(connection, rawId), now);
   if (!row) throw unauthorized('Your session has ended. Sign in again.');
   if (row.disabled_at !== null) throw unauthorized(ACCOUNT_DISABLED);
   let principal = sessionPrincipals.get(row);
@@ -273,7 +276,12 @@ function requireInstanceAdmin(principal: Principal): void {
  * Applies an operation's access rule (shared/operation.ts) to an authenticated caller; `params` are
  * the validated path parameters. Returns the organization for `organization` operations.
  */
-export async function authorize(db: Conn, principal: Principal, access: Access, params: Record<string, unknown>): Promise<OrganizationAccess | null> {
+export function authorize(
+  db: Conn,
+  principal: Principal,
+  access: Access,
+  params: Record<string, unknown>,
+): OrganizationAccess | null | Promise<OrganizationAccess | null> {
   switch (access.kind) {
     case 'public':
     case 'signed-in':

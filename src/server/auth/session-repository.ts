@@ -2,7 +2,7 @@ import { SESSION_ABSOLUTE_DAYS, SESSION_IDLE_DAYS } from '../../shared/sessions.
 import { sessionsEpochOf, type Conn } from '../db/connection.ts';
 import { cachePerDatabase } from '../db/epoch-cache.ts';
 import { runPrepared } from '../db/prepared.ts';
-import { generateToken, hashApiKey } from './keys.ts';
+import { generateToken } from './keys.ts';
 
 // Session rows (modules/sessions/tables.ts): the authentication of every cookie request reads one, so
 // they live next to the key lookup rather than in the sessions module.
@@ -76,9 +76,8 @@ export type LiveSession = SessionRow & { is_admin: number; disabled_at: string |
 
 const sessionCache = cachePerDatabase<LiveSession | undefined>(sessionsEpochOf);
 
-/** The live session behind a raw id; an ended one is deleted and reads as none. */
-export async function findLiveSession(db: Conn, rawId: string, now: Date): Promise<LiveSession | null> {
-  const hash = hashApiKey(rawId);
+/** The live session whose id hashes to `hash` (hashApiKey, keys.ts); an ended one is deleted and reads as none. */
+export async function findLiveSession(db: Conn, hash: string, now: Date): Promise<LiveSession | null> {
   const row = await sessionCache(db).get(hash, async () => (await runPrepared(db, 'session', sessionLookup, [hash]))[0]);
   if (!row) return null;
   if (timesOf(row).idleExpiryMs <= now.getTime()) {
@@ -88,12 +87,17 @@ export async function findLiveSession(db: Conn, rawId: string, now: Date): Promi
   return row;
 }
 
-/** Renews a session's idle expiry when its last write is a minute old; returns the row as it now is. */
-export async function touchSession(db: Conn, row: SessionRow, now: Date): Promise<{ row: SessionRow; renewed: boolean }> {
-  if (now.getTime() - timesOf(row).lastUsedMs < SESSION_TOUCH_MS) return { row, renewed: false };
-  const at = now.toISOString();
+/**
+ * Renews a session's idle expiry when its last write is a minute old: the row as it then is, or null (at once,
+ * no promise: most requests) when the renewal is not due.
+ */
+export function touchSession(db: Conn, row: SessionRow, now: Date): Promise<SessionRow> | null {
+  return now.getTime() - timesOf(row).lastUsedMs < SESSION_TOUCH_MS ? null : renewSession(db, row, now.toISOString());
+}
+
+async function renewSession(db: Conn, row: SessionRow, at: string): Promise<SessionRow> {
   await db.updateTable('sessions').set({ last_used_at: at }).where('id_hash', '=', row.id_hash).execute();
-  return { row: { ...row, last_used_at: at }, renewed: true };
+  return { ...row, last_used_at: at };
 }
 
 export async function deleteSession(db: Conn, idHash: string): Promise<void> {

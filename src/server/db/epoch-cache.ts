@@ -29,13 +29,20 @@ export class EpochCache<V> {
     private readonly maxEntries = MAX_ENTRIES,
   ) {}
 
-  /** The value kept under `key`, or `read`'s (kept unless `keep` says otherwise). */
-  async get(key: string, read: () => Promise<V>, keep?: (value: V) => boolean): Promise<V> {
+  /**
+   * The value kept under `key`, at once (no promise: what every authenticated request reads), or `read`'s
+   * (kept unless `keep` says otherwise).
+   */
+  get(key: string, read: () => Promise<V>, keep?: (value: V) => boolean): V | Promise<V> {
     const stamp = this.epoch.stamp();
     const hit = this.entries.get(key);
     if (hit && hit.stamp === stamp && this.now() - hit.at < EPOCH_CACHE_TTL_MS) return hit.value;
     const pending = this.reading.get(key);
     if (pending && pending.stamp === stamp) return pending.value;
+    return this.readAndKeep(key, stamp, read, keep);
+  }
+
+  private async readAndKeep(key: string, stamp: number, read: () => Promise<V>, keep?: (value: V) => boolean): Promise<V> {
     const reading = read();
     this.reading.set(key, { stamp, value: reading });
     try {

@@ -6,15 +6,15 @@ import type { Deps } from '../deps.ts';
 import { SIGN_IN_LINKS_PER_ADDRESS_PER_HOUR, SIGN_IN_LINKS_PER_CLIENT_PER_HOUR } from '../../shared/sessions.ts';
 import { tooManyRequests } from './errors.ts';
 
-/** Counts hits in fixed windows; returns the count including this hit. */
+/** Counts hits in fixed windows; returns the count including this hit (at once when it is kept in memory). */
 interface HitStore {
-  hit(bucket: string, windowStart: number, windowMs: number): Promise<number>;
+  hit(bucket: string, windowStart: number, windowMs: number): number | Promise<number>;
 }
 
 /** One process (SQLite deployments): counters in memory per window length, old windows dropped as time moves on. */
 class MemoryStore implements HitStore {
   private windows = new Map<number, { start: number; counts: Map<string, number> }>();
-  async hit(bucket: string, windowStart: number, windowMs: number): Promise<number> {
+  hit(bucket: string, windowStart: number, windowMs: number): number {
     let window = this.windows.get(windowMs);
     if (!window || window.start !== windowStart) {
       window = { start: windowStart, counts: new Map() };
@@ -76,8 +76,8 @@ const HOUR_SECONDS = 3600;
 const LONGEST_WINDOW_MS = HOUR_SECONDS * 1000;
 
 export interface RateLimiter {
-  /** Counts one hit of `who` under a policy; sets the RateLimit headers, or throws 429 with Retry-After. */
-  consume(policy: RateLimitPolicy, who: string, reply: FastifyReply): Promise<void>;
+  /** Counts one hit of `who` under a policy at `now`; sets the RateLimit headers, or throws 429 with Retry-After. */
+  consume(policy: RateLimitPolicy, who: string, reply: FastifyReply, now?: Date): Promise<void>;
 }
 
 export function createRateLimiter(deps: Deps): RateLimiter {
@@ -105,15 +105,17 @@ export function createRateLimiter(deps: Deps): RateLimiter {
   const policyHeaders = new Map(Object.entries(rules).map(([policy, rule]) => [policy, `"per-${policy}";q=${rule.limit};w=${rule.windowSeconds}`]));
   const store: HitStore = deps.dialect === 'postgres' ? new SqlStore(deps) : new MemoryStore();
   return {
-    async consume(policy, who, reply) {
+    async consume(policy, who, reply, now = deps.now()) {
       const rule = rules[policy];
       if (rule.limit <= 0) return;
       const windowMs = rule.windowSeconds * 1000;
-      const now = deps.now().getTime();
-      const windowStart = Math.floor(now / windowMs) * windowMs;
+      const nowMs = now.getTime();
+      const windowStart = Math.floor(nowMs / windowMs) * windowMs;
       const bucket = `${policy}:${rule.opaque ? who : createHash('sha256').update(who).digest('base64url').slice(0, 22)}`;
-      const count = await store.hit(bucket, windowStart, windowMs);
-      const reset = Math.max(1, Math.ceil((windowStart + windowMs - now) / 1000));
+      const hit = store.hit(bucket, windowStart, windowMs);
+      // In memory the count is there at once: no promise made and awaited for it.
+      const count = typeof hit === 'number' ? hit : await hit;
+      const reset = Math.max(1, Math.ceil((windowStart + windowMs - nowMs) / 1000));
       if (rule.headers) {
         reply.header('ratelimit-policy', policyHeaders.get(policy)!);
         reply.header('ratelimit', `"per-${policy}";r=${Math.max(0, rule.limit - count)};t=${reset}`);

@@ -39,24 +39,27 @@ export type RouteRegistry = AnyOperation[];
  */
 async function authenticateLimited(deps: Deps, req: FastifyRequest, reply: FastifyReply): Promise<Principal> {
   const cookie = req.headers.authorization === undefined ? sessionCookieOf(req, deps.config) : null;
+  const now = deps.now();
   let principal: Principal;
   try {
-    principal = cookie === null ? await authenticate(deps.db, req.headers.authorization, deps.now()) : await authenticateSession(deps.db, cookie, deps.now());
+    principal = cookie === null ? await authenticate(deps.db, req.headers.authorization, now, req.socket) : await authenticateSession(deps.db, cookie, now, req.socket);
   } catch (error) {
-    await deps.rateLimiter.consume('ip', req.ip, reply);
+    await deps.rateLimiter.consume('ip', req.ip, reply, now);
     if (cookie !== null && error instanceof HttpError)
       throw new HttpError(error.status, error.detail, { ...error.headers, 'Set-Cookie': clearedSessionCookie(req, deps.config) }, error.extra);
     throw error;
   }
   if (principal.session) {
-    await deps.rateLimiter.consume('session', principal.session.id_hash, reply);
+    await deps.rateLimiter.consume('session', principal.session.id_hash, reply, now);
     checkSameOrigin(req, deps.config);
-    const { row, renewed } = await touchSession(deps.db, principal.session, deps.now());
-    if (renewed) setSessionCookie(req, reply, deps.config, cookie!, (idleExpiryOf(row).getTime() - deps.now().getTime()) / 1000);
+    const renewal = touchSession(deps.db, principal.session, now);
     // The same principal while the session is not renewed (answers made for it are kept: users/routes.ts).
-    return renewed ? Object.freeze({ ...principal, session: row }) : principal;
+    if (renewal === null) return principal;
+    const row = await renewal;
+    setSessionCookie(req, reply, deps.config, cookie!, (idleExpiryOf(row).getTime() - now.getTime()) / 1000);
+    return Object.freeze({ ...principal, session: row });
   }
-  await deps.rateLimiter.consume('key', String(principal.keyId), reply);
+  await deps.rateLimiter.consume('key', String(principal.keyId), reply, now);
   return principal;
 }
 

@@ -10,6 +10,6 @@ import { cachePerDatabase } from '../../db/epoch-cache.ts';
  */
 export function keptWhileLogsUnchanged<V>(options: { maxEntries?: number; keep?: (value: V) => boolean } = {}) {
   const cacheOf = cachePerDatabase<V>((db) => logsEpochOf(db)!, options.maxEntries);
-  return (db: Conn, key: string, read: () => Promise<V>): Promise<V> =>
+  return (db: Conn, key: string, read: () => Promise<V>): V | Promise<V> =>
     logsEpochOf(db) ? cacheOf(db).get(hash('sha256', key, 'base64url'), read, options.keep) : read();
 }

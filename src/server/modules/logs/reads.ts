@@ -112,7 +112,7 @@ const keptAnswer = keptWhileLogsUnchanged<Answer>({ maxEntries: 256, keep: (answ
  * again is answered without reading the context again (a filtered, sorted page of 20 of 10 000 logs: ~20 ms of
  * SQLite).
  */
-export function readLogs(db: Conn, dialect: Dialect, scope: Scope, query: Query): Promise<Answer> {
+export function readLogs(db: Conn, dialect: Dialect, scope: Scope, query: Query): Answer | Promise<Answer> {
   // zod's output lists the schema's fields in its own order: equal queries are equal text (at worst, a miss).
   return keptAnswer(db, JSON.stringify([scope.userId, scope.organizationId, query]), () => answerLogs(db, dialect, scope, query));
 }

@@ -74,7 +74,7 @@ export async function createProject(db: Conn, scope: Scope, input: NewProject, n
 const projectNamesQuery = (db: Conn) => db.selectFrom('projects').select('name').where('scope_key', '=', '?').orderBy('sort_order').orderBy('name');
 const namesCache = cachePerDatabase<RawJson>(projectsEpochOf);
 
-export async function listProjectNames(db: Conn, scope: Scope): Promise<RawJson> {
+export function listProjectNames(db: Conn, scope: Scope): RawJson | Promise<RawJson> {
   const key = scopeKey(scope);
   return namesCache(db).get(key, async () => new RawJson(JSON.stringify((await runPrepared(db, 'project-names', projectNamesQuery, [key])).map((r) => r.name))));
 }

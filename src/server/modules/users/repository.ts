@@ -146,7 +146,7 @@ const userWithBalanceQuery = (db: Conn) =>
 export type UserWithBalance = Awaited<ReturnType<ReturnType<typeof userWithBalanceQuery>['execute']>>[number];
 const userCache = cachePerDatabase<UserWithBalance | undefined>(accountsEpochOf);
 
-export async function findUserWithBalance(db: Conn, userId: string): Promise<UserWithBalance | undefined> {
+export function findUserWithBalance(db: Conn, userId: string): UserWithBalance | undefined | Promise<UserWithBalance | undefined> {
   return userCache(db).get(userId, async () => (await runPrepared(db, 'basic-info', userWithBalanceQuery, [userId]))[0]);
 }
 
