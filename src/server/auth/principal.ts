@@ -2,7 +2,7 @@ import type { Access } from '../../shared/operation.ts';
 import type { Permission } from '../../shared/roles.ts';
 import { PERMISSIONS, roleById } from '../../shared/roles.ts';
 import { authEpochOf, type Conn } from '../db/connection.ts';
-import { cachePerDatabase } from '../db/epoch-cache.ts';
+import { cachePerDatabase, type MaybePromise } from '../db/epoch-cache.ts';
 import { runPrepared } from '../db/prepared.ts';
 import { badRequest, forbidden, notFound, unauthorized } from '../http/errors.ts';
 import { hashOnConnection, type KeyKind } from './keys.ts';
@@ -131,7 +131,7 @@ const keyCache = cachePerDatabase<KeyResolution | undefined>(authEpochOf);
 const membershipCache = cachePerDatabase<MembershipRow | undefined>(authEpochOf);
 
 /** The person's membership of the organization (their role and its name), through the cache above. */
-function membershipOf(db: Conn, organizationId: number, userId: string): MembershipRow | undefined | Promise<MembershipRow | undefined> {
+function membershipOf(db: Conn, organizationId: number, userId: string): MaybePromise<MembershipRow | undefined> {
   return membershipCache(db).get(`${organizationId}:${userId}`, async () => (await runPrepared(db, 'org-membership', membershipLookup, [organizationId, userId]))[0]);
 }
 
@@ -276,12 +276,7 @@ function requireInstanceAdmin(principal: Principal): void {
  * Applies an operation's access rule (shared/operation.ts) to an authenticated caller; `params` are
  * the validated path parameters. Returns the organization for `organization` operations.
  */
-export function authorize(
-  db: Conn,
-  principal: Principal,
-  access: Access,
-  params: Record<string, unknown>,
-): OrganizationAccess | null | Promise<OrganizationAccess | null> {
+export function authorize(db: Conn, principal: Principal, access: Access, params: Record<string, unknown>): MaybePromise<OrganizationAccess | null> {
   switch (access.kind) {
     case 'public':
     case 'signed-in':

@@ -5,6 +5,9 @@ import type { WriteEpoch } from './write-epoch.ts';
 export const EPOCH_CACHE_TTL_MS = 5_000;
 const MAX_ENTRIES = 10_000;
 
+/** A value there at once (a kept one: no promise made for it) or a read's promise; callers await either. */
+export type MaybePromise<V> = V | Promise<V>;
+
 interface Entry<V> {
   value: V;
   stamp: number;
@@ -33,7 +36,7 @@ export class EpochCache<V> {
    * The value kept under `key`, at once (no promise: what every authenticated request reads), or `read`'s
    * (kept unless `keep` says otherwise).
    */
-  get(key: string, read: () => Promise<V>, keep?: (value: V) => boolean): V | Promise<V> {
+  get(key: string, read: () => Promise<V>, keep?: (value: V) => boolean): MaybePromise<V> {
     const stamp = this.epoch.stamp();
     const hit = this.entries.get(key);
     if (hit && hit.stamp === stamp && this.now() - hit.at < EPOCH_CACHE_TTL_MS) return hit.value;

@@ -3,12 +3,13 @@ import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
 import type { FastifyReply } from 'fastify';
 import type { Deps } from '../deps.ts';
+import type { MaybePromise } from '../db/epoch-cache.ts';
 import { SIGN_IN_LINKS_PER_ADDRESS_PER_HOUR, SIGN_IN_LINKS_PER_CLIENT_PER_HOUR } from '../../shared/sessions.ts';
 import { tooManyRequests } from './errors.ts';
 
 /** Counts hits in fixed windows; returns the count including this hit (at once when it is kept in memory). */
 interface HitStore {
-  hit(bucket: string, windowStart: number, windowMs: number): number | Promise<number>;
+  hit(bucket: string, windowStart: number, windowMs: number): MaybePromise<number>;
 }
 
 /** One process (SQLite deployments): counters in memory per window length, old windows dropped as time moves on. */

@@ -1,6 +1,6 @@
 import { hash } from 'node:crypto';
 import { logsEpochOf, type Conn } from '../../db/connection.ts';
-import { cachePerDatabase } from '../../db/epoch-cache.ts';
+import { cachePerDatabase, type MaybePromise } from '../../db/epoch-cache.ts';
 
 /**
  * Reads of the logs kept while nothing writes the tables they are read from (db/write-epoch.ts, LOGS_TABLES):
@@ -10,6 +10,6 @@ import { cachePerDatabase } from '../../db/epoch-cache.ts';
  */
 export function keptWhileLogsUnchanged<V>(options: { maxEntries?: number; keep?: (value: V) => boolean } = {}) {
   const cacheOf = cachePerDatabase<V>((db) => logsEpochOf(db)!, options.maxEntries);
-  return (db: Conn, key: string, read: () => Promise<V>): V | Promise<V> =>
+  return (db: Conn, key: string, read: () => Promise<V>): MaybePromise<V> =>
     logsEpochOf(db) ? cacheOf(db).get(hash('sha256', key, 'base64url'), read, options.keep) : read();
 }

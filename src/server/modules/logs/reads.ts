@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import type { LogsQuery } from '../../../shared/logs.ts';
 import type { Scope } from '../../auth/principal.ts';
 import type { Conn, Dialect } from '../../db/connection.ts';
+import type { MaybePromise } from '../../db/epoch-cache.ts';
 import { badRequestError } from '../../domain-errors.ts';
 import { RawJson } from '../../http/raw-json.ts';
 import { FilterSyntaxError, parseFilter } from '../../../shared/logs-filter/index.ts';
@@ -112,7 +113,7 @@ const keptAnswer = keptWhileLogsUnchanged<Answer>({ maxEntries: 256, keep: (answ
  * again is answered without reading the context again (a filtered, sorted page of 20 of 10 000 logs: ~20 ms of
  * SQLite).
  */
-export function readLogs(db: Conn, dialect: Dialect, scope: Scope, query: Query): Answer | Promise<Answer> {
+export function readLogs(db: Conn, dialect: Dialect, scope: Scope, query: Query): MaybePromise<Answer> {
   // zod's output lists the schema's fields in its own order: equal queries are equal text (at worst, a miss).
   return keptAnswer(db, JSON.stringify([scope.userId, scope.organizationId, query]), () => answerLogs(db, dialect, scope, query));
 }

@@ -1,7 +1,7 @@
 import type { Insertable } from 'kysely';
 import type { Scope } from '../../auth/principal.ts';
 import { projectsEpochOf, type Conn } from '../../db/connection.ts';
-import { cachePerDatabase } from '../../db/epoch-cache.ts';
+import { cachePerDatabase, type MaybePromise } from '../../db/epoch-cache.ts';
 import { insertShape, runPrepared } from '../../db/prepared.ts';
 import { scopeKey } from '../../db/scope.ts';
 import { RawJson } from '../../http/raw-json.ts';
@@ -74,7 +74,7 @@ export async function createProject(db: Conn, scope: Scope, input: NewProject, n
 const projectNamesQuery = (db: Conn) => db.selectFrom('projects').select('name').where('scope_key', '=', '?').orderBy('sort_order').orderBy('name');
 const namesCache = cachePerDatabase<RawJson>(projectsEpochOf);
 
-export function listProjectNames(db: Conn, scope: Scope): RawJson | Promise<RawJson> {
+export function listProjectNames(db: Conn, scope: Scope): MaybePromise<RawJson> {
   const key = scopeKey(scope);
   return namesCache(db).get(key, async () => new RawJson(JSON.stringify((await runPrepared(db, 'project-names', projectNamesQuery, [key])).map((r) => r.name))));
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { accountsEpochOf, type Conn } from '../../db/connection.ts';
-import { cachePerDatabase } from '../../db/epoch-cache.ts';
+import { cachePerDatabase, type MaybePromise } from '../../db/epoch-cache.ts';
 import { runPrepared } from '../../db/prepared.ts';
 import { generateApiKey } from '../../auth/keys.ts';
 import { openAccount } from '../credits/repository.ts';
@@ -146,7 +146,7 @@ const userWithBalanceQuery = (db: Conn) =>
 export type UserWithBalance = Awaited<ReturnType<ReturnType<typeof userWithBalanceQuery>['execute']>>[number];
 const userCache = cachePerDatabase<UserWithBalance | undefined>(accountsEpochOf);
 
-export function findUserWithBalance(db: Conn, userId: string): UserWithBalance | undefined | Promise<UserWithBalance | undefined> {
+export function findUserWithBalance(db: Conn, userId: string): MaybePromise<UserWithBalance | undefined> {
   return userCache(db).get(userId, async () => (await runPrepared(db, 'basic-info', userWithBalanceQuery, [userId]))[0]);
 }
 
