@@ -16,6 +16,7 @@ import { installCors } from './http/cors.ts';
 import { createRateLimiter } from './http/rate-limit.ts';
 import { installSecurityHeaders } from './http/security-headers.ts';
 import { requestLogger } from './http/request-logger.ts';
+import { keptQueryParser } from './http/kept-queries.ts';
 import { installJsonParser } from './http/json-parser.ts';
 import { loadSpaIndex } from './http/spa.ts';
 import type { RouteRegistry } from './http/route.ts';
@@ -78,7 +79,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     bodyLimit: 2 * 1024 * 1024,
     trustProxy: config.trustProxy,
     // 550: the longest context name (255 characters, up to 127 of them "/", each %2F once re-encoded) fits one segment.
-    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 550 },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 550, querystringParser: keptQueryParser() },
     // Context names with "/" arrive as several path segments (logs-api.md §6): re-encoded into one first.
     rewriteUrl: (req) => contextUrl(req.method ?? 'GET', req.url ?? '/'),
     // Shutdown drains (main.ts): requests already sent on open connections are answered (503 once

@@ -8,6 +8,7 @@ import { ORGANIZATION_HEADER } from '../../shared/workspace-header.ts';
 import { RawJson } from './raw-json.ts';
 import { badRequest, HttpError } from './errors.ts';
 import { parseOr422 } from './validation.ts';
+import { validQueries } from './kept-queries.ts';
 import { canonicalJson } from '../canonical-json.ts';
 import { idempotencyKeyOf, IdempotentRequest, jsonFingerprint, NO_IDEMPOTENCY, sendReplay, type IdempotencyHooks } from './idempotency.ts';
 
@@ -98,6 +99,7 @@ export function route<O extends AnyOperation>(app: FastifyInstance, op: O, handl
   if (op.idempotent && !needsAuth) throw new Error(`${op.operationId}: idempotency keys are per caller, the route needs auth`);
   app.routeRegistry.push(op);
   const status = op.status ?? 200;
+  const validQuery = op.query ? validQueries(op.query) : null;
   app.route({
     method: op.method,
     url: toFastifyPath(op.path),
@@ -110,7 +112,7 @@ export function route<O extends AnyOperation>(app: FastifyInstance, op: O, handl
       const principal = needsAuth ? await authenticateInWorkspace(deps, req, reply) : null;
       if (!needsAuth) await deps.rateLimiter.consume('ip', req.ip, reply);
       const params = op.params ? parseOr422(op.params, req.params, 'path') : req.params;
-      const query = op.query ? parseOr422(op.query, req.query, 'query') : req.query;
+      const query = validQuery ? validQuery(req.query) : req.query;
       const body = op.body ? parseOr422(op.body, req.body ?? {}, 'body') : undefined;
       if (op.multipart) checkMultipartBoundary(req.headers['content-type']);
       const organization = principal ? await authorize(deps.db, principal, op.access, params as Record<string, unknown>) : null;
