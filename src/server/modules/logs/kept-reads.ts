@@ -6,10 +6,13 @@ import { cachePerDatabase, type MaybePromise } from '../../db/epoch-cache.ts';
  * Reads of the logs kept while nothing writes the tables they are read from (db/write-epoch.ts, LOGS_TABLES):
  * this process's writes drop them at once, another process's commit within DATA_VERSION_EVERY_MS on SQLite or
  * at its notification on PostgreSQL (channel roster_logs), and nothing is kept past EPOCH_CACHE_TTL_MS. Inside
- * a transaction nothing is kept. Keyed by a hash of `key` (a query's SQL and parameters can be long).
+ * a transaction nothing is kept. Keyed by `key` as given: a caller whose keys can be long (a query's SQL and
+ * parameters) passes their `digest`.
  */
 export function keptWhileLogsUnchanged<V>(options: { maxEntries?: number; keep?: (value: V) => boolean } = {}) {
   const cacheOf = cachePerDatabase<V>((db) => logsEpochOf(db)!, options.maxEntries);
-  return (db: Conn, key: string, read: () => Promise<V>): MaybePromise<V> =>
-    logsEpochOf(db) ? cacheOf(db).get(hash('sha256', key, 'base64url'), read, options.keep) : read();
+  return (db: Conn, key: string, read: () => Promise<V>): MaybePromise<V> => (logsEpochOf(db) ? cacheOf(db).get(key, read, options.keep) : read());
 }
+
+/** A key of 43 characters standing for `text` (SHA-256). */
+export const digest = (text: string): string => hash('sha256', text, 'base64url');
