@@ -21,19 +21,21 @@ export function isSecureRequest(req: FastifyRequest, config: Config): boolean {
 
 const cookieName = (req: FastifyRequest, config: Config) => (isSecureRequest(req, config) ? SECURE_NAME : PLAIN_NAME);
 
+/**
+ * The first `name=value` pair of that name in a Cookie header (pairs separated by `;`, spaces around names and
+ * values ignored), found by one pattern: splitting the header into pairs was ~3 µs of each cookie request.
+ */
+const pairOf = (name: string) => new RegExp(`(?:^|;)\\s*${name}\\s*=([^;]*)`);
+const SECURE_PAIR = pairOf(SECURE_NAME);
+const PLAIN_PAIR = pairOf(PLAIN_NAME);
+
 /** The raw session id the request carries, if any. */
 export function sessionCookieOf(req: FastifyRequest, config: Config): string | null {
   const header = req.headers.cookie;
   if (!header) return null;
-  const name = cookieName(req, config);
-  for (const part of header.split(';')) {
-    const eq = part.indexOf('=');
-    if (eq > 0 && part.slice(0, eq).trim() === name) {
-      const value = part.slice(eq + 1).trim();
-      return /^[A-Za-z0-9_-]{10,200}$/.test(value) ? value : null;
-    }
-  }
-  return null;
+  const pair = (isSecureRequest(req, config) ? SECURE_PAIR : PLAIN_PAIR).exec(header);
+  const value = pair?.[1]!.trim();
+  return value !== undefined && /^[A-Za-z0-9_-]{10,200}$/.test(value) ? value : null;
 }
 
 function serialize(req: FastifyRequest, config: Config, value: string, maxAgeSeconds: number): string {
