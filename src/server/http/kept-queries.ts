@@ -22,8 +22,8 @@ function deepFreeze<V>(value: V): V {
  * parsed once: clients send the same ones again and again (a dashboard polling a page, a script paging logs),
  * and for a kept GET /v0/logs parsing the text, then validating it with the operation's schema (below), was ~40
  * µs of its ~220 in a CPU profile. The object is frozen and shared by every request that sends the same text,
- * which is what lets `validQueries` keep the validation by object. The first MAX_KEPT_QUERIES distinct texts stay
- * until newer ones push them out; a longer text is parsed each time.
+ * which is what lets `validQueries` keep the validation by object. Past MAX_KEPT_QUERIES texts the oldest kept
+ * is dropped for the new one; a text longer than MAX_KEPT_QUERY_CHARS is parsed each time.
  */
 export function keptQueryParser(): (text: string) => Query {
   const kept = new Map<string, Query>();
