@@ -7,8 +7,8 @@ import { WriteEpoch, writesAuthTable } from '../db/write-epoch.ts';
 import { ROLE_IDS } from '../../shared/roles.ts';
 import { makeTestApp } from '../testing/harness.ts';
 import { untilNotified } from '../testing/notified.ts';
-import { DATA_VERSION_EVERY_MS } from '../db/connection.ts';
-import { EPOCH_CACHE_TTL_MS, EpochCache } from '../db/epoch-cache.ts';
+import { DATA_VERSION_EVERY_MS, openDatabase } from '../db/connection.ts';
+import { EPOCH_CACHE_TTL_MS, EpochCache, SEEN_CHANGES_TTL_MS } from '../db/epoch-cache.ts';
 
 describe('what authentication caches', () => {
   it('sees every statement that writes an auth table, as Kysely and hand-written SQL spell it', () => {
@@ -38,6 +38,33 @@ describe('what authentication caches', () => {
     expect(await cache.get('k', read)).toBe(3);
     epoch.bump();
     expect(await cache.get('k', read)).toBe(4);
+  });
+
+  it("keeps a value up to its epoch's own bound: 60 s where every change is seen (SQLite), 5 s where notified", async () => {
+    let now = 0;
+    const seen = new EpochCache<number>(new WriteEpoch(writesAuthTable, () => 0, SEEN_CHANGES_TTL_MS), () => now);
+    let reads = 0;
+    const read = async () => ++reads;
+    expect(await seen.get('k', read)).toBe(1);
+    now += EPOCH_CACHE_TTL_MS;
+    expect(await seen.get('k', read)).toBe(1);
+    now += SEEN_CHANGES_TTL_MS - EPOCH_CACHE_TTL_MS;
+    expect(await seen.get('k', read)).toBe(2);
+    // What openDatabase gives each dialect.
+    const sqlite = await openDatabase('sqlite::memory:');
+    try {
+      expect(Object.values(sqlite.epochs).map((e) => e.ttlMs)).toEqual(Array(5).fill(SEEN_CHANGES_TTL_MS));
+    } finally {
+      await sqlite.close();
+    }
+    if (process.env.TEST_DATABASE_URL) {
+      const postgres = await openDatabase(process.env.TEST_DATABASE_URL);
+      try {
+        expect(Object.values(postgres.epochs).map((e) => e.ttlMs)).toEqual(Array(5).fill(EPOCH_CACHE_TTL_MS));
+      } finally {
+        await postgres.close();
+      }
+    }
   });
 
   it('does not keep a read that raced a change', async () => {

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { CompiledQuery, Kysely, PostgresDialect, sql, SqliteDialect, type DatabaseConnection, type Transaction } from 'kysely';
+import { EPOCH_CACHE_TTL_MS, SEEN_CHANGES_TTL_MS } from './epoch-cache.ts';
 import { groupCommits } from './group-commit.ts';
 import { TableStatistics } from './table-statistics.ts';
 import { watchWrites, WriteEpoch, writesAccountTable, writesAuthTable, writesLogsTable, writesProjectTable, writesSessionTable } from './write-epoch.ts';
@@ -88,14 +89,17 @@ export function logsEpochOf(db: Conn): WriteEpoch | null {
   return epochs.get(db)?.logs ?? null;
 }
 
-/** The epochs of a new database handle; `external` tells of other processes' commits (SQLite). */
-function newEpochs(external?: () => number): Epochs {
+/**
+ * The epochs of a new database handle, what they keep trusted for `ttlMs` (db/epoch-cache.ts); `external`
+ * tells of other processes' commits (SQLite).
+ */
+function newEpochs(ttlMs: number, external?: () => number): Epochs {
   return {
-    auth: new WriteEpoch(writesAuthTable, external),
-    sessions: new WriteEpoch(writesSessionTable, external),
-    logs: new WriteEpoch(writesLogsTable, external),
-    accounts: new WriteEpoch(writesAccountTable, external),
-    projects: new WriteEpoch(writesProjectTable, external),
+    auth: new WriteEpoch(writesAuthTable, external, ttlMs),
+    sessions: new WriteEpoch(writesSessionTable, external, ttlMs),
+    logs: new WriteEpoch(writesLogsTable, external, ttlMs),
+    accounts: new WriteEpoch(writesAccountTable, external, ttlMs),
+    projects: new WriteEpoch(writesProjectTable, external, ttlMs),
   };
 }
 
@@ -128,8 +132,8 @@ export async function openDatabase(url: string): Promise<DbHandle> {
     // An idle connection dropped by the server (restart, failover) must not take the process down;
     // the pool replaces it on the next query.
     pool.on('error', () => {});
-    // Other servers' writes arrive as notifications (db/change-listener.ts).
-    const dbEpochs = newEpochs();
+    // Other servers' writes arrive as notifications (db/change-listener.ts): the short bound covers a lost one.
+    const dbEpochs = newEpochs(EPOCH_CACHE_TTL_MS);
     const stats = new TableStatistics(() => db);
     const onCreateConnection = async (c: DatabaseConnection) => {
       watchWrites(c, Object.values(dbEpochs));
@@ -178,7 +182,8 @@ export async function openDatabase(url: string): Promise<DbHandle> {
     }
     return version;
   };
-  const dbEpochs = newEpochs(external);
+  // Every change is seen directly (this process's statements, data_version): the bound only nets a missed write.
+  const dbEpochs = newEpochs(SEEN_CHANGES_TTL_MS, external);
   const db = new Kysely<Database>({
     dialect: new SqliteDialect({
       database: sqlite,

@@ -1,8 +1,18 @@
 import type { Conn } from './connection.ts';
 import type { WriteEpoch } from './write-epoch.ts';
 
-/** Entries older than this are read again even without a sign of change: the bound if a notification is lost. */
+/**
+ * Entries older than this are read again even without a sign of change: the bound if a notification is lost
+ * (PostgreSQL, where another server's commits are told by notification; db/change-listener.ts).
+ */
 export const EPOCH_CACHE_TTL_MS = 5_000;
+/**
+ * The bound where every change is seen directly (SQLite: each statement of this process through watchWrites,
+ * another process's commits by data_version): there it only nets a write the watch would miss. Each time an
+ * entry runs out its read is made again, and at 5 s the kept logs page's (tens of ms of SQLite that every
+ * connection's next request waits for) was the p99 of the bench's logs row (38–44 ms; 13.7 with no bound).
+ */
+export const SEEN_CHANGES_TTL_MS = 60_000;
 const MAX_ENTRIES = 10_000;
 
 /** A value there at once (a kept one: no promise made for it) or a read's promise; callers await either. */
@@ -17,7 +27,7 @@ interface Entry<V> {
 /**
  * Values read again and again from a few tables (what authentication reads on every request: a key's row, a
  * person's role in an organization; how many logs a filter keeps), kept while the epoch of those tables has
- * not moved and for at most EPOCH_CACHE_TTL_MS. A read that races a change is not kept: the stamp is taken
+ * not moved and for at most the epoch's `ttlMs`. A read that races a change is not kept: the stamp is taken
  * before the read and compared after it. Callers that miss while the same key is being read at the same
  * stamp wait for that read instead of starting their own (50 clients asking for a 20 ms page when it expires
  * would otherwise run it 50 times).
@@ -39,7 +49,7 @@ export class EpochCache<V> {
   get(key: string, read: () => Promise<V>, keep?: (value: V) => boolean): MaybePromise<V> {
     const stamp = this.epoch.stamp();
     const hit = this.entries.get(key);
-    if (hit && hit.stamp === stamp && this.now() - hit.at < EPOCH_CACHE_TTL_MS) return hit.value;
+    if (hit && hit.stamp === stamp && this.now() - hit.at < this.epoch.ttlMs) return hit.value;
     const pending = this.reading.get(key);
     if (pending && pending.stamp === stamp) return pending.value;
     return this.readAndKeep(key, stamp, read, keep);

@@ -1,4 +1,5 @@
 import type { CompiledQuery, DatabaseConnection } from 'kysely';
+import { EPOCH_CACHE_TTL_MS } from './epoch-cache.ts';
 
 // What a cache keeps (db/epoch-cache.ts) is read from a few tables. Every write to them, by any code path,
 // moves a database handle's epoch for those tables on; a cached entry is used only while the epoch it was
@@ -49,6 +50,8 @@ export class WriteEpoch {
     /** Whether a statement writes one of the watched tables. */
     readonly writes: (sql: string) => boolean,
     private readonly external: () => number = () => 0,
+    /** How long what is kept under this epoch may go without being read again (db/epoch-cache.ts). */
+    readonly ttlMs: number = EPOCH_CACHE_TTL_MS,
   ) {}
 
   /** The current stamp; equal stamps mean none of the watched tables has changed in between. */
