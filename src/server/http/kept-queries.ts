@@ -41,18 +41,26 @@ export function keptQueryParser(): (text: string) => Query {
 }
 
 /**
- * An operation's validated query: `parseOr422` once per query object the router handed out (a 422 is not kept),
- * the result frozen (handlers read it; none may change what the next request gets). Kept weakly by that object,
- * so it goes when the parser forgets the text. One per operation: the same text validates differently.
+ * `make(query)` once per shared query (frozen: the parser's, or a `validQueries` result), kept weakly by that
+ * object, so it goes when the parser forgets the text; made each time for any other (it may change). A throw
+ * is not kept, nor an undefined result.
  */
-export function validQueries<T extends z.ZodType>(schema: T): (query: unknown) => z.output<T> {
-  const valid = new WeakMap<object, z.output<T>>();
+export function keptPerQuery<Q, R>(make: (query: Q) => R): (query: Q) => R {
+  const kept = new WeakMap<object, R>();
   return (query) => {
     const shared = typeof query === 'object' && query !== null && Object.isFrozen(query);
-    const hit = shared ? valid.get(query) : undefined;
+    const hit = shared ? kept.get(query) : undefined;
     if (hit !== undefined) return hit;
-    const parsed = deepFreeze(parseOr422(schema, query, 'query'));
-    if (shared) valid.set(query, parsed);
-    return parsed;
+    const made = make(query);
+    if (shared) kept.set(query, made);
+    return made;
   };
 }
+
+/**
+ * An operation's validated query: `parseOr422` once per query the router handed out (a 422 is not kept), the
+ * result frozen (handlers read it; none may change what the next request gets). One per operation: the same
+ * text validates differently.
+ */
+export const validQueries = <T extends z.ZodType>(schema: T): ((query: unknown) => z.output<T>) =>
+  keptPerQuery((query: unknown) => deepFreeze(parseOr422(schema, query, 'query')));

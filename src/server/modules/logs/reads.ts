@@ -5,6 +5,8 @@ import type { Scope } from '../../auth/principal.ts';
 import type { Conn, Dialect } from '../../db/connection.ts';
 import type { MaybePromise } from '../../db/epoch-cache.ts';
 import { badRequestError } from '../../domain-errors.ts';
+import { sha256 } from '../../http/idempotency.ts';
+import { keptPerQuery } from '../../http/kept-queries.ts';
 import { RawJson } from '../../http/raw-json.ts';
 import { FilterSyntaxError, parseFilter } from '../../../shared/logs-filter/index.ts';
 import { projectInScopeOr404 } from '../projects/service.ts';
@@ -12,7 +14,7 @@ import { FilterCompiler } from './filter-sql.ts';
 import { hasKeyOutside, type Sql } from './json-sql.ts';
 import { derivedOf } from './derived.ts';
 import { flatGroups, nestedGroups, type Row } from './groups.ts';
-import { digest, keptWhileLogsUnchanged } from './kept-reads.ts';
+import { keptWhileLogsUnchanged } from './kept-reads.ts';
 import { queryLogs, rowEntries, type LeadKey } from './repository.ts';
 import { contextForRead, filterError, parseOr422 } from './service.ts';
 
@@ -119,18 +121,10 @@ export function readLogs(db: Conn, dialect: Dialect, scope: Scope, query: Query)
 
 /**
  * A query's part of its kept answer's key. zod's output lists the schema's fields in its own order: equal
- * queries are equal text (at worst, a miss). Made once per query the router shares between the requests that
- * send the same query string (frozen: http/kept-queries.ts); the text and its hash were ~13 µs of such a read.
+ * queries are equal text (at worst, a miss). Made once per query shared by the requests that send the same
+ * query string (http/kept-queries.ts); the text and its hash were ~13 µs of such a read.
  */
-const queryDigests = new WeakMap<Query, string>();
-function queryDigest(query: Query): string {
-  let made = queryDigests.get(query);
-  if (made === undefined) {
-    made = digest(JSON.stringify(query));
-    if (Object.isFrozen(query)) queryDigests.set(query, made);
-  }
-  return made;
-}
+const queryDigest = keptPerQuery((query: Query) => sha256(JSON.stringify(query)));
 
 async function answerLogs(db: Conn, dialect: Dialect, scope: Scope, query: Query) {
   if (query.from_ids?.length && query.exclude_ids?.length) throw badRequestError('Give from_ids or exclude_ids, not both.');

@@ -3,7 +3,8 @@ import type { FieldType } from '../../../shared/logs.ts';
 import type { Conn, Dialect } from '../../db/connection.ts';
 import type { Sql } from './json-sql.ts';
 import { contextCondition, contextSelection } from '../contexts/repository.ts';
-import { digest, keptWhileLogsUnchanged } from './kept-reads.ts';
+import { sha256 } from '../../http/idempotency.ts';
+import { keptWhileLogsUnchanged } from './kept-reads.ts';
 
 // SQL of the logs API. Logs are the rows of their context (context_rows); field definitions live in
 // context_fields. Filters arrive here already compiled (filter-sql.ts) into bound-parameter SQL.
@@ -313,7 +314,7 @@ const keptCount = keptWhileLogsUnchanged<number>();
 async function countLogs(db: Conn, conditions: Sql): Promise<number> {
   const query = sql<{ n: number | string }>`select count(*) as n from context_rows as r where ${conditions}`;
   const compiled = query.compile(db);
-  return keptCount(db, digest(`${compiled.sql}\0${JSON.stringify(compiled.parameters)}`), async () => Number((await query.execute(db)).rows[0]?.n ?? 0));
+  return keptCount(db, sha256(`${compiled.sql}\0${JSON.stringify(compiled.parameters)}`), async () => Number((await query.execute(db)).rows[0]?.n ?? 0));
 }
 
 export interface MetricQuery {
