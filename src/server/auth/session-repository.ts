@@ -60,7 +60,7 @@ export async function insertSession(db: Conn, userId: string, now: Date): Promis
 
 /**
  * With the person's standing. Kept while no session and no person's row has changed (a sign-out, a renewal,
- * a disabled account drop it: at once in this process, within 1 ms for another process on the same SQLite
+ * a disabled account drop it: at once in this process, within 10 ms for another process on the same SQLite
  * file, at the commit's notification on PostgreSQL; db/epoch-cache.ts) and for at most 5 s on PostgreSQL, 60 s
  * on SQLite. The expiry is checked against the clock on every request.
  */
