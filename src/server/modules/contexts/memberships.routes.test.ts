@@ -197,6 +197,39 @@ describe('logs in several contexts', () => {
     expect(await ids('A')).toEqual([a0]);
   });
 
+  it('rollback keeps a leaving log alive where it is a member, and takes back a log that moved home elsewhere', async () => {
+    const t = await makeTestApp();
+    const { call, create, log, addLogs, ids, entriesOf, detach, exists } = await setup(t);
+    await create({ name: 'V', is_versioned: true });
+    const v0 = await log('V', { x: 1 });
+    const hash = async (message: string) => {
+      const res = await call('POST', '/v0/project/demo/contexts/V/commit', { commit_message: message });
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json().commit_hash as string;
+    };
+    const rollback = async (commit: string) => {
+      const res = await call('POST', '/v0/project/demo/contexts/V/rollback', { commit_hash: commit });
+      expect(res.statusCode, res.body).toBe(200);
+    };
+    const start = await hash('v0 only');
+    // v1 lives in V and is a member of A; rolling V back to before v1 moves it home to A, entries and all.
+    const v1 = await log('V', { x: 2 });
+    expect((await addLogs('A', [v1])).statusCode).toBe(200);
+    const withV1 = await hash('v1 too');
+    await rollback(start);
+    expect(await ids('V')).toEqual([v0]);
+    expect(await ids('A')).toEqual([v1]);
+    expect(await exists(v1)).toBe(true);
+    expect(await entriesOf('A', v1)).toEqual({ x: 2 });
+    // Rolled forward again, V lists v1 once more, now as a member: its home stays A.
+    await rollback(withV1);
+    expect(await ids('V')).toEqual([v1, v0]);
+    expect(await ids('A')).toEqual([v1]);
+    expect((await detach('A', [v1])).statusCode).toBe(200);
+    expect(await ids('V')).toEqual([v1, v0]);
+    expect(await exists(v1)).toBe(true);
+  });
+
   it('project versions restore member sets too', async () => {
     const t = await makeTestApp();
     const { call, create, log, addLogs, ids, detach } = await setup(t);
