@@ -125,7 +125,7 @@ function personalPrincipal(userId: string, isAdmin: boolean, caller: Pick<Princi
 /**
  * The two reads of every authenticated request, cached per database while nothing they depend on has
  * changed (db/epoch-cache.ts: any write to keys, memberships, organizations or users, here or in another
- * process, and at most 5 s on PostgreSQL, 60 s on SQLite).
+ * process, and at most the epoch's bound).
  */
 const keyCache = cachePerDatabase<KeyResolution | undefined>(authEpochOf);
 const membershipCache = cachePerDatabase<MembershipRow | undefined>(authEpochOf);

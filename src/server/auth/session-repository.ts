@@ -61,8 +61,8 @@ export async function insertSession(db: Conn, userId: string, now: Date): Promis
 /**
  * With the person's standing. Kept while no session and no person's row has changed (a sign-out, a renewal,
  * a disabled account drop it: at once in this process, within 10 ms for another process on the same SQLite
- * file, at the commit's notification on PostgreSQL; db/epoch-cache.ts) and for at most 5 s on PostgreSQL, 60 s
- * on SQLite. The expiry is checked against the clock on every request.
+ * file, at the commit's notification on PostgreSQL) and for at most the epoch's bound (db/epoch-cache.ts). The
+ * expiry is checked against the clock on every request.
  */
 const sessionLookup = (db: Conn) =>
   db

@@ -69,8 +69,7 @@ export async function createProject(db: Conn, scope: Scope, input: NewProject, n
 /**
  * GET /v0/projects, the clients' most frequent call: built once (db/prepared.ts), and the answer kept per
  * workspace, as the JSON it is sent as, while no project has changed, here or in another process, and for at
- * most 5 s on PostgreSQL, 60 s on SQLite (db/epoch-cache.ts): the read was a third of the server's CPU for the
- * request.
+ * most the epoch's bound (db/epoch-cache.ts): the read was a third of the server's CPU for the request.
  */
 const projectNamesQuery = (db: Conn) => db.selectFrom('projects').select('name').where('scope_key', '=', '?').orderBy('sort_order').orderBy('name');
 const namesCache = cachePerDatabase<RawJson>(projectsEpochOf);

@@ -120,8 +120,7 @@ export async function revokeAllKeys(
  * The dashboard asks this on every page: the user and their personal balance in one query (prepared once),
  * only the columns basic-info answers (every other column is a row key built for nothing, on every call).
  * Kept per person while no person's row and no balance has changed, here or in another process, and for at
- * most 5 s on PostgreSQL, 60 s on SQLite (db/epoch-cache.ts): the read was ~30 % of the server's CPU for a
- * basic-info request.
+ * most the epoch's bound (db/epoch-cache.ts): the read was ~30 % of the server's CPU for a basic-info request.
  */
 const userWithBalanceQuery = (db: Conn) =>
   db
