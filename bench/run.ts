@@ -228,7 +228,7 @@ async function main() {
 
       let sessionCookie = '';
       const scenarios: { name: string; target: number; peerTarget?: number; setup?: () => Promise<void>; opts: Omit<LoadSpec, 'duration'> }[] = [
-        { name: 'GET /v0/user/basic-info', target: 0.5, opts: { url: `${base}/v0/user/basic-info`, headers } },
+        { name: 'GET /v0/user/basic-info', target: 0.5, peerTarget: 20, opts: { url: `${base}/v0/user/basic-info`, headers } },
         {
           name: 'GET /v0/projects',
           target: 0.5,
@@ -326,10 +326,14 @@ async function main() {
         const r = { ...medianOf(s.name, rounds), rounds: brackets };
         r.target = s.target;
         r.met = (r.ratio ?? 0) >= s.target && r.p99 < P99_TARGET_MS && r.non2xx === 0;
-        if (s.peerTarget !== undefined && peer) {
-          r.peerRatio = Number((r.requestsPerSec / peer.requestsPerSec).toFixed(1));
-          r.peerTarget = s.peerTarget;
-          r.met &&= r.peerRatio >= s.peerTarget;
+        // Every row against the peer's GET /v0/projects, as every row is against the bare route's constant.
+        if (peer) {
+          const peerRatio = Number((r.requestsPerSec / peer.requestsPerSec).toFixed(1));
+          r.peerRatio = peerRatio;
+          if (s.peerTarget !== undefined) {
+            r.peerTarget = s.peerTarget;
+            r.met &&= peerRatio >= s.peerTarget;
+          }
         }
         loads.push(r);
       }
@@ -337,7 +341,11 @@ async function main() {
       await stop(reference);
       // The reference's row: the medians of all its runs; the peer's after it, its ratio to that row.
       const ref = { ...medianOf('reference (bare Fastify)', refRuns), ratio: 1 };
-      if (peer) peer.ratio = Number((peer.requestsPerSec / ref.requestsPerSec).toFixed(3));
+      if (peer) {
+        peer.ratio = Number((peer.requestsPerSec / ref.requestsPerSec).toFixed(3));
+        // The bare route's own multiple of the peer: the ceiling of every row's.
+        ref.peerRatio = Number((ref.requestsPerSec / peer.requestsPerSec).toFixed(1));
+      }
       loads.unshift(ref, ...(peer ? [peer] : []));
     }
 
