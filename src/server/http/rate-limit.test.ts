@@ -22,6 +22,22 @@ describe('rate limits', () => {
     expect((await t.request('GET', '/v0/user/basic-info', { key: a.apiKey })).statusCode).toBe(200);
   });
 
+  it('decides concurrent requests of one key exactly, each at its own place in the count', async () => {
+    // On PostgreSQL the hits that arrive while a bucket's upsert is on the way are counted by the next one
+    // together (http/rate-limit.ts); each must still get its own count, and every hit must be counted once.
+    const t = await makeTestApp({ rateLimit: { perKey: 25, perIp: 100, windowSeconds: 60 } });
+    const u = await t.user();
+    const answers = await Promise.all(Array.from({ length: 40 }, () => t.request('GET', '/v0/user/basic-info', { key: u.apiKey })));
+    expect(answers.filter((r) => r.statusCode === 200)).toHaveLength(25);
+    expect(answers.filter((r) => r.statusCode === 429)).toHaveLength(15);
+    const remaining = answers.map((r) => Number(/;r=(\d+);/.exec(String(r.headers['ratelimit']))?.[1]));
+    expect(remaining.filter((_, i) => answers[i]!.statusCode === 200).sort((a, b) => b - a)).toEqual(Array.from({ length: 25 }, (_, i) => 24 - i));
+    if (t.app.deps.dialect === 'postgres') {
+      const rows = await t.db.selectFrom('rate_limit_hits').select(['bucket', 'count']).where('bucket', 'like', 'key:%').execute();
+      expect(rows.map((r) => Number(r.count))).toEqual([40]);
+    }
+  });
+
   it('counts requests without a valid key per address, so keys cannot be guessed quickly', async () => {
     const t = await makeTestApp({ rateLimit: { perKey: 100, perIp: 2, windowSeconds: 60 } });
     const u = await t.user();

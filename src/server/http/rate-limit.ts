@@ -27,16 +27,59 @@ class MemoryStore implements HitStore {
   }
 }
 
-/** Several processes on one PostgreSQL database: one atomic upsert per hit, shared by all of them. */
+/** A hit waiting for its place in the count. */
+interface Waiter {
+  resolve: (count: number) => void;
+  reject: (error: unknown) => void;
+}
+
+/**
+ * Several processes on one PostgreSQL database: every hit is counted in the shared table (an atomic upsert)
+ * before it is decided, so the instances share one budget exactly. The hits of a bucket that arrive while its
+ * upsert is on the way are counted together by the next one, each at its own place in the count: under
+ * concurrent use of one key (a client's workers), one statement for many requests instead of one each (with
+ * 50 connections on one key, each request's upsert held cached reads at ~0.13 of the bare route).
+ */
 class SqlStore implements HitStore {
   private lastPrune = 0;
+  /** Per window and bucket with an upsert on the way: the hits that arrived since. */
+  private readonly waiting = new Map<string, Waiter[]>();
   constructor(private readonly deps: Deps) {}
-  async hit(bucket: string, windowStart: number, windowMs: number): Promise<number> {
+
+  hit(bucket: string, windowStart: number, windowMs: number): Promise<number> {
+    const key = `${windowStart}:${bucket}`;
+    return new Promise((resolve, reject) => {
+      const waiting = this.waiting.get(key);
+      if (waiting) return void waiting.push({ resolve, reject });
+      this.waiting.set(key, []);
+      void this.count(key, bucket, windowStart, windowMs, [{ resolve, reject }]);
+    });
+  }
+
+  /** Counts `hits` in one upsert, then those that arrived meanwhile, until none is left. */
+  private async count(key: string, bucket: string, windowStart: number, windowMs: number, hits: Waiter[]): Promise<void> {
+    for (;;) {
+      try {
+        const total = await this.add(bucket, windowStart, windowMs, hits.length);
+        hits.forEach((hit, i) => hit.resolve(total - hits.length + i + 1));
+      } catch (error) {
+        for (const hit of hits) hit.reject(error);
+      }
+      const next = this.waiting.get(key)!;
+      if (next.length === 0) break;
+      this.waiting.set(key, []);
+      hits = next;
+    }
+    this.waiting.delete(key);
+  }
+
+  /** Adds `n` hits to the bucket's window; returns its count after them. */
+  private async add(bucket: string, windowStart: number, windowMs: number, n: number): Promise<number> {
     const { db } = this.deps;
     const row = await db
       .insertInto('rate_limit_hits')
-      .values({ bucket, window_start: windowStart, count: 1 })
-      .onConflict((oc) => oc.columns(['bucket', 'window_start']).doUpdateSet({ count: sql`rate_limit_hits.count + 1` }))
+      .values({ bucket, window_start: windowStart, count: n })
+      .onConflict((oc) => oc.columns(['bucket', 'window_start']).doUpdateSet({ count: sql`rate_limit_hits.count + excluded.count` }))
       .returning('count')
       .executeTakeFirstOrThrow();
     // Rows of every window length share the table: only what has aged out of the longest window goes.
