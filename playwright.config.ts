@@ -23,6 +23,9 @@ export default defineConfig({
     baseURL,
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
+    // The browser asks for reduced motion (the theme honours it): what a test or axe sees is never a fade
+    // half-way. A notification fading out under axe once read as failing colour contrast.
+    reducedMotion: 'reduce',
     launchOptions: {
       executablePath: process.env.CHROME_PATH || '/usr/bin/chromium',
       // Without these, Chromium keeps calling home on this closed network.
